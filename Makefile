@@ -1,0 +1,26 @@
+# bakers_lab: `make survey` and `make test` are all a fresh machine needs.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: test survey venv clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+survey: $(STAMP)
+	$(BIN)/bakers-lab survey --deals 1-1000 --variant bakers_dozen --players solver --out data/survey_bakers_dozen_1-1000
+
+clean:
+	rm -rf $(VENV) build *.egg-info
