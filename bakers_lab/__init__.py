@@ -1,0 +1,41 @@
+"""bakers_lab: an analysis toolkit for Baker's Dozen solitaire and its variants.
+
+>>> import bakers_lab as bl
+>>> d = bl.deal(417)                       # PySolFC game 417, classic rules
+>>> g = bl.GameState.from_deal(d)
+>>> len(g.legal_moves()) > 0
+True
+"""
+
+from .boardtext import BoardTextError
+from .cards import Card, CardError, Suit
+from .deals import Deal, DealError, deal, seeded_deal
+from .game import GameState, Outcome
+from .moves import Dest, IllegalMoveError, Move, MoveError, parse_moves
+from .rules import PRESETS, Rules, RulesError, UnknownVariantError, rules, variant_names
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BoardTextError",
+    "Card",
+    "CardError",
+    "Deal",
+    "DealError",
+    "Dest",
+    "GameState",
+    "IllegalMoveError",
+    "Move",
+    "MoveError",
+    "Outcome",
+    "PRESETS",
+    "Rules",
+    "RulesError",
+    "Suit",
+    "UnknownVariantError",
+    "deal",
+    "parse_moves",
+    "rules",
+    "seeded_deal",
+    "variant_names",
+]

@@ -1,0 +1,301 @@
+"""Deals: PySolFC-numbered games, bakers_lab's own seeded deals, board text.
+
+>>> d = deal(1)
+>>> [str(c) for c in d.columns[0]]
+['KS', 'TC', 'AC', '2D']
+>>> d == Deal.from_text(d.to_text())
+True
+>>> deal(86, variant="good_measure").foundations
+((), (), (), ())
+
+A :class:`Deal` is a position at the start of play plus its rules.  Where it
+came from (PySolFC game number or own seed, and which King rule was used) is
+kept as provenance: it is shown and rebuilt by ``repr``, but two deals with the
+same cards and rules are equal whatever their provenance.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Literal, Optional, Sequence, Union
+
+from .boardtext import BoardTextError, ParsedBoard, format_board, parse_board
+from .cards import Card, Suit
+from .rules import Rules, rules as _rules
+from .shuffles import MAX_GAME_NUMBER, MAX_SEED, shuffle_pysolfc, shuffle_seeded
+
+__all__ = ["Deal", "DealError", "deal", "seeded_deal", "KingRule"]
+
+#: How the Kings went to the bottom at the deal: PySolFC's swap, or the seed
+#: texts' stable rule (order of the other cards kept).
+KingRule = Literal["pysolfc", "stable"]
+
+
+class DealError(ValueError):
+    """A deal that cannot be: a missing or doubled card, wrong column count or size."""
+
+
+def _fresh_deck(ranks: int) -> list[Card]:
+    """PySolFC's deck order: suits C S H D, each Ace upwards."""
+    return [Card(r, s) for s in Suit for r in range(1, ranks + 1)]
+
+
+def _king_hook_pysolfc(cards: list[Card], n: int, top: int) -> list[Card]:
+    """PySolFC's ``BakersDozen._shuffleHook``: swap each King with the earliest
+    non-King of its column, then reverse the list."""
+    cards = list(cards)
+    for i in [i for i, c in enumerate(cards) if c.rank == top]:
+        j = i % n
+        while j < i:
+            if cards[j].rank != top:
+                cards[i], cards[j] = cards[j], cards[i]
+                break
+            j += n
+    cards.reverse()
+    return cards
+
+
+def _move_to_bottom(cards: list[Card], select: Callable[[Card], bool], ncards: int) -> list[Card]:
+    """PySolFC's ``_shuffleHookMoveToBottom`` with ``ord = suit``: the first
+    ``ncards`` selected cards go to the front of the list (dealt last), in
+    descending (suit, position-from-end) order."""
+    extracted: list[tuple[int, int, Card]] = []
+    rest: list[Card] = []
+    i = len(cards)
+    for k, c in enumerate(cards):
+        if select(c):
+            extracted.append((int(c.suit), i, c))
+            if len(extracted) >= ncards:
+                rest += cards[k + 1:]
+                break
+        else:
+            rest.append(c)
+        i -= 1
+    return [x[2] for x in sorted(extracted, key=lambda t: (t[0], t[1]), reverse=True)] + rest
+
+
+def _stable_kings(column: list[Card], top: int) -> list[Card]:
+    """The seed texts' King rule: Kings to the bottom, every relative order kept."""
+    return [c for c in column if c.rank == top] + [c for c in column if c.rank != top]
+
+
+@dataclass(frozen=True, eq=False)
+class Deal:
+    """A dealt board: columns (deepest card first), foundation piles, rules.
+
+    ``foundations[s]`` is the pile that starts with the Ace of suit ``s``
+    (non-empty at the deal only in variants with ``aces_at_start``).
+    """
+
+    rules: Rules
+    columns: tuple[tuple[Card, ...], ...]
+    foundations: tuple[tuple[Card, ...], ...] = ((), (), (), ())
+    number: Optional[int] = field(default=None)
+    seed: Optional[int] = field(default=None)
+    king_rule: Optional[KingRule] = field(default=None)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "columns", tuple(tuple(c) for c in self.columns))
+        object.__setattr__(self, "foundations", tuple(tuple(p) for p in self.foundations))
+        validate_cards(self.rules, self.columns, self.foundations)
+
+    # -- identity ---------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Deal):
+            return NotImplemented
+        return (self.rules, self.columns, self.foundations) == (
+            other.rules, other.columns, other.foundations)
+
+    def __hash__(self) -> int:
+        return hash((self.rules, self.columns, self.foundations))
+
+    def __repr__(self) -> str:
+        variant = self.rules.name if self.rules.name in _preset_names() else self.rules
+        if self.number is not None:
+            return f"deal({self.number}, variant={variant!r})"
+        if self.seed is not None:
+            return f"seeded_deal({self.seed}, variant={variant!r})"
+        return f"Deal.from_text({self.to_text()!r}, variant={variant!r})"
+
+    @property
+    def variant(self) -> str:
+        """The rules' name (``"custom"`` for a record that is not a preset)."""
+        return self.rules.name
+
+    @property
+    def cards(self) -> list[Card]:
+        """All cards of the deal: columns, then foundations."""
+        return [c for col in self.columns for c in col] + [c for p in self.foundations for c in p]
+
+    # -- board text --------------------------------------------------------
+    def to_text(self) -> str:
+        """The board text format of RULES.md (read by ``fc-solve``)."""
+        heights = {Suit(s): len(p) for s, p in enumerate(self.foundations) if p}
+        return format_board(self.columns, heights)
+
+    @classmethod
+    def from_text(cls, text: str, variant: Union[str, Rules] = "bakers_dozen") -> Deal:
+        """A deal from board text; errors name the line and the problem.
+
+        >>> Deal.from_text("KS TC AC 2D\\n", variant="bakers_dozen")
+        Traceback (most recent call last):
+        ...
+        bakers_lab.deals.DealError: expected 13 columns for bakers_dozen, found 1
+        """
+        r = _rules(variant)
+        board = parse_board(text)
+        columns, foundations = board_to_cards(board, r)
+        validate_cards(r, columns, foundations, board)
+        return cls(r, columns, foundations)
+
+    # -- display -----------------------------------------------------------
+    def __str__(self) -> str:
+        from .render import board_str  # display code stays out of the model's import graph
+
+        return board_str(self.columns, self.foundations, title=_title(self))
+
+    def _repr_html_(self) -> str:
+        from .render import board_html
+
+        return board_html(self.columns, self.foundations, title=_title(self))
+
+
+def _title(d: Deal) -> str:
+    if d.number is not None:
+        return f"{d.rules.name} #{d.number}"
+    if d.seed is not None:
+        return f"{d.rules.name} seed {d.seed}"
+    return d.rules.name
+
+
+def _preset_names() -> tuple[str, ...]:
+    from .rules import PRESETS
+
+    return tuple(PRESETS)
+
+
+def board_to_cards(board: ParsedBoard, r: Rules) -> tuple[
+        tuple[tuple[Card, ...], ...], tuple[tuple[Card, ...], ...]]:
+    """Columns and foundation piles from parsed text under rules ``r``."""
+    piles: list[tuple[Card, ...]] = [(), (), (), ()]
+    for suit, height in board.foundations.items():
+        if height > r.ranks:
+            raise DealError(f"line {board.foundation_line}: foundation {suit.letter} "
+                            f"is higher than the top rank of a {r.ranks}-rank deck")
+        if r.foundation_build == "alternate_colour" and height > 1:
+            raise DealError(f"line {board.foundation_line}: a height like {suit.letter}-{height} "
+                            f"cannot say which cards lie on an alternate-colour foundation")
+        piles[suit] = tuple(Card(k, suit) for k in range(1, height + 1))
+    return tuple(tuple(c) for c in board.columns), tuple(piles)
+
+
+def validate_cards(r: Rules, columns: Sequence[Sequence[Card]],
+              foundations: Sequence[Sequence[Card]],
+              board: Optional[ParsedBoard] = None, deal_shape: bool = True) -> None:
+    """Raise :class:`DealError` unless every card of the deck is there once in
+    ``r.columns`` columns and 4 foundation piles; with ``deal_shape``, also
+    unless it is a deal: ``r.cards_per_column`` cards a column and
+    ``r.aces_at_start`` Aces on their foundations."""
+    def where(i: int) -> str:
+        return f"line {board.column_lines[i]}: " if board else f"column {i + 1}: "
+
+    if len(foundations) != 4:
+        raise DealError(f"there are 4 foundation piles, not {len(foundations)}")
+    if len(columns) != r.columns:
+        raise DealError(f"expected {r.columns} columns for {r.name}, found {len(columns)}")
+    seen: dict[Card, str] = {}
+    for i, col in enumerate(columns):
+        for card in col:
+            if not isinstance(card, Card):
+                raise DealError(f"{where(i)}{card!r} is not a Card")
+            if card.rank > r.ranks:
+                raise DealError(f"{where(i)}{card} is not in a deck of ranks A-{card.rank - 1}"
+                                if r.ranks < 13 else f"{where(i)}{card} is not a card")
+            if card in seen:
+                raise DealError(f"{where(i)}card {card} appears twice (also {seen[card]})")
+            seen[card] = where(i).rstrip(": ")
+    for s, pile in enumerate(foundations):
+        for card in pile:
+            if card in seen:
+                raise DealError(f"card {card} appears twice (on the foundation and {seen[card]})")
+            seen[card] = "foundation"
+    missing = [c for c in _fresh_deck(r.ranks) if c not in seen]
+    if missing:
+        names = " ".join(str(c) for c in missing)
+        raise DealError(f"card{'s' if len(missing) > 1 else ''} missing: {names}")
+    if not deal_shape:
+        return
+    for i, col in enumerate(columns):
+        if len(col) != r.cards_per_column:
+            raise DealError(f"{where(i)}column {i + 1} has {len(col)} cards; "
+                            f"{r.name} deals {r.cards_per_column} per column")
+    home = [c for p in foundations for c in p]
+    for s, pile in enumerate(foundations):
+        if pile and (pile[0].rank != 1 or pile[0].suit != s):
+            raise DealError(f"foundation pile {Suit(s).letter} must start with its Ace")
+    if len(home) != r.aces_at_start or any(c.rank != 1 for c in home):
+        raise DealError(f"{r.name} starts with {r.aces_at_start} Aces on the foundations, "
+                        f"not {' '.join(map(str, home)) or 'none'}")
+
+
+def deal(number: int, variant: Union[str, Rules] = "bakers_dozen") -> Deal:
+    """PySolFC's game ``number`` of a variant, exactly as PySolFC deals it.
+
+    Games 1 … 31999 use the Microsoft generator, later numbers Python's
+    Mersenne Twister (RULES.md).  Then the variant's hooks: Kings to the
+    bottom by PySolFC's swap (``king_step``), the first ``aces_at_start`` Aces
+    met in the talon moved to be dealt last, onto their foundations.
+
+    >>> [str(c) for c in deal(417).columns[12]]
+    ['KC', '9H', '8C', '4D']
+    """
+    r = _rules(variant)
+    if isinstance(number, bool) or not isinstance(number, int):
+        raise DealError(f"a game number is an int, not {number!r}")
+    if not 1 <= number <= MAX_GAME_NUMBER:
+        raise DealError(f"PySolFC game numbers run from 1 to {MAX_GAME_NUMBER}; got {number}")
+    cards = shuffle_pysolfc(_fresh_deck(r.ranks), number)
+    if r.king_step:
+        cards = _king_hook_pysolfc(cards, r.columns, r.top_rank)
+    if r.aces_at_start:
+        cards = _move_to_bottom(cards, lambda c: c.rank == 1, r.aces_at_start)
+    dealt = cards[::-1]  # the talon deals from the end of its list
+    return _lay_out(r, dealt, number=number, king_rule="pysolfc" if r.king_step else None)
+
+
+def seeded_deal(seed: int, variant: Union[str, Rules] = "bakers_dozen") -> Deal:
+    """bakers_lab's own deal for a 64-bit ``seed``, with the seed texts' stable
+    King rule (Kings to the bottom of their column, every other order kept).
+
+    The shuffle is SplitMix64 + Fisher–Yates in plain integers, so a seed gives
+    the same deal on every platform and version.  With ``aces_at_start``, the
+    first Aces of the shuffled deck go to their foundations.
+    """
+    r = _rules(variant)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise DealError(f"a seed is an int from 0 to 2**64 - 1, not {seed!r}")
+    cards = shuffle_seeded(_fresh_deck(r.ranks), seed)
+    if r.aces_at_start:
+        aces = [c for c in cards if c.rank == 1][: r.aces_at_start]
+        cards = [c for c in cards if c not in aces] + aces
+    deal_ = _lay_out(r, cards, seed=seed, king_rule="stable" if r.king_step else None)
+    if not r.king_step:
+        return deal_
+    columns = tuple(tuple(_stable_kings(list(col), r.top_rank)) for col in deal_.columns)
+    return Deal(r, columns, deal_.foundations, seed=seed, king_rule="stable")
+
+
+def _lay_out(r: Rules, dealt: list[Card], **provenance: object) -> Deal:
+    """Deal ``dealt`` in rows, column 0 first (card k → column k mod n, row k div n);
+    the cards after the tableau go to their foundations."""
+    n_tableau = r.columns * r.cards_per_column
+    columns = [dealt[k:n_tableau:r.columns] for k in range(r.columns)]
+    piles: list[tuple[Card, ...]] = [(), (), (), ()]
+    for ace in dealt[n_tableau:]:
+        if ace.rank != 1:
+            raise DealError(f"the deal left {ace} over for the foundations")  # pragma: no cover
+        piles[ace.suit] = (ace,)
+    return Deal(r, tuple(tuple(c) for c in columns), tuple(piles), **provenance)  # type: ignore[arg-type]
+
+
+__all__ += ["BoardTextError", "board_to_cards", "validate_cards"]

@@ -1,0 +1,131 @@
+"""Moves and their notation (RULES.md, "Move notation").
+
+A move is written ``CARD>DEST``: the card that moves, then the card it lands
+on (``7C>8H``), ``F`` for its foundation (``AS>F``; ``2H>FS`` names the pile by
+its Ace where more than one pile could take the card), or ``E`` for an empty
+column.  Every card is unique and only uncovered cards move, so a move needs
+no column numbers.
+
+>>> m = Move.parse("7c>8h")
+>>> m, str(m)
+(Move(Card(7, Suit.CLUBS), Card(8, Suit.HEARTS)), '7C>8H')
+>>> str(Move.parse("2♥>FS")), Move.parse("2H>FS").pile
+('2H>FS', Suit.SPADES)
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Optional, Union
+
+from .cards import Card, CardError, Suit
+
+__all__ = ["Dest", "Move", "MoveError", "IllegalMoveError", "parse_moves"]
+
+
+class MoveError(ValueError):
+    """Text that does not name a move."""
+
+
+class IllegalMoveError(ValueError):
+    """A move the rules do not allow here; the message names the move and the reason."""
+
+    def __init__(self, move: object, reason: str) -> None:
+        super().__init__(f"illegal move {move}: {reason}")
+        self.move = move
+        self.reason = reason
+
+
+class Dest(enum.Enum):
+    """A destination that is not a card."""
+
+    FOUNDATION = "F"
+    EMPTY = "E"
+
+    def __repr__(self) -> str:
+        return f"Dest.{self.name}"
+
+
+@dataclass(frozen=True)
+class Move:
+    """One move: ``card`` goes onto the card ``to``, or to a foundation or empty column.
+
+    ``pile`` names the foundation pile (by the suit of its Ace) where more than
+    one pile could take the card; otherwise it is ``None``.
+    """
+
+    card: Card
+    to: Union[Card, Dest]
+    pile: Optional[Suit] = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.card, Card):
+            raise MoveError(f"a move's card must be a Card, not {self.card!r}")
+        if not isinstance(self.to, (Card, Dest)):
+            raise MoveError(f"a move goes to a Card, Dest.FOUNDATION or Dest.EMPTY, not {self.to!r}")
+        if self.pile is not None and self.to is not Dest.FOUNDATION:
+            raise MoveError("only a foundation move names a pile")
+        if self.to == self.card:
+            raise MoveError(f"a card cannot move onto itself: {self.card}")
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """A move from its notation (any case; ``10`` and suit symbols allowed)."""
+        if isinstance(text, Move):
+            return text
+        if not isinstance(text, str):
+            raise MoveError(f"a move is written like '7C>8H', not {text!r}")
+        card_text, sep, dest_text = text.strip().partition(">")
+        if not sep:
+            raise MoveError(f"not a move: {text!r} (expected CARD>DEST, like 7C>8H, AS>F or 7C>E)")
+        try:
+            card = Card.parse(card_text)
+        except CardError as exc:
+            raise MoveError(f"not a move: {text!r}: {exc}") from None
+        dest = dest_text.strip().upper()
+        if dest == "F":
+            return cls(card, Dest.FOUNDATION)
+        if dest == "E":
+            return cls(card, Dest.EMPTY)
+        if len(dest) == 2 and dest[0] == "F":
+            try:
+                return cls(card, Dest.FOUNDATION, Suit.parse(dest[1]))
+            except CardError:
+                pass
+        try:
+            return cls(card, Card.parse(dest_text))
+        except (CardError, MoveError):
+            raise MoveError(
+                f"not a move: {text!r} (the destination must be a card, F, F+suit or E)"
+            ) from None
+
+    @property
+    def to_foundation(self) -> bool:
+        """True for a move to a foundation."""
+        return self.to is Dest.FOUNDATION
+
+    @property
+    def to_empty(self) -> bool:
+        """True for a move to an empty column."""
+        return self.to is Dest.EMPTY
+
+    def __str__(self) -> str:
+        if isinstance(self.to, Card):
+            dest = str(self.to)
+        else:
+            dest = self.to.value + (self.pile.letter if self.pile is not None else "")
+        return f"{self.card}>{dest}"
+
+    def __repr__(self) -> str:
+        extra = f", pile={self.pile!r}" if self.pile is not None else ""
+        return f"Move({self.card!r}, {self.to!r}{extra})"
+
+
+def parse_moves(text: str) -> list[Move]:
+    """A list of moves from space-separated notation (a solution's text).
+
+    >>> [str(m) for m in parse_moves("AD>F  5S>6D")]
+    ['AD>F', '5S>6D']
+    """
+    return [Move.parse(t) for t in text.split()]

@@ -1,0 +1,177 @@
+"""The rules record and the named presets of RULES.md.
+
+Every variant is data: one frozen :class:`Rules` record with a field per rule
+column of RULES.md.  Code never asks "is this Good Measure?"; it asks the
+record ("how many columns?", "what does an empty column take?").
+
+>>> r = rules("good_measure")
+>>> r.columns, r.cards_per_column, r.aces_at_start
+(10, 5, 2)
+>>> rules("bakers_dozen").replace(empty_column="any").empty_column
+'any'
+>>> rules("bakers_doz")
+Traceback (most recent call last):
+...
+bakers_lab.rules.UnknownVariantError: unknown variant 'bakers_doz'; known: bakers_dozen, bakers_dozen_return, good_measure, spanish_patience, portuguese_solitaire, spanish_patience_ii, house_empty_any, house_sequences
+
+"King" in these rules means the highest rank of the deck: with ``ranks=6``
+(a teaching deck A–6) the Sixes play the Kings' part.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Literal, Mapping, Union, get_args
+
+__all__ = [
+    "Rules",
+    "PRESETS",
+    "rules",
+    "variant_names",
+    "RulesError",
+    "UnknownVariantError",
+    "TableauBuild",
+    "EmptyColumn",
+    "MoveUnit",
+    "FoundationBuild",
+]
+
+TableauBuild = Literal["any_suit", "same_suit", "alternate_colour"]
+EmptyColumn = Literal["none", "king", "any"]
+MoveUnit = Literal["card", "sequence"]
+FoundationBuild = Literal["same_suit", "alternate_colour"]
+
+
+class RulesError(ValueError):
+    """A rules record whose fields do not fit together."""
+
+
+class UnknownVariantError(RulesError, KeyError):
+    """A variant name that is not one of the presets."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0])
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One complete rule set; the presets are just names for records.
+
+    Fields (one per column of RULES.md's variant table):
+
+    - ``columns`` × ``cards_per_column``: the tableau at the deal.
+    - ``king_step``: at the deal, Kings go to the bottom of their column.
+    - ``aces_at_start``: this many Aces go to their foundations before play.
+    - ``tableau_build``: what a top card may go on (one rank lower and
+      ``any_suit``, ``same_suit`` or ``alternate_colour``).
+    - ``empty_column``: what an emptied column takes: ``none``, ``king`` or ``any``.
+    - ``move_unit``: ``card`` (one card a move) or ``sequence`` (a built run
+      moves as a unit, named by its deepest card).
+    - ``foundation_build``: ``same_suit`` (A…K of one suit), or
+      ``alternate_colour`` (pile *s* starts with the Ace of suit *s*, then up
+      by rank in alternating colour).
+    - ``foundation_return``: the top card of a foundation may go back onto a
+      column that accepts it.
+    - ``ranks``: ranks per suit (13; fewer, e.g. 6 for A–6, for teaching and tests).
+    - ``pysolfc_id``: PySolFC's game id, where PySolFC has the game.
+    """
+
+    name: str = "custom"
+    columns: int = 13
+    cards_per_column: int = 4
+    king_step: bool = True
+    aces_at_start: int = 0
+    tableau_build: TableauBuild = "any_suit"
+    empty_column: EmptyColumn = "none"
+    move_unit: MoveUnit = "card"
+    foundation_build: FoundationBuild = "same_suit"
+    foundation_return: bool = False
+    ranks: int = 13
+    pysolfc_id: Union[int, None] = None
+
+    def __post_init__(self) -> None:
+        for field, allowed in (
+            ("tableau_build", get_args(TableauBuild)),
+            ("empty_column", get_args(EmptyColumn)),
+            ("move_unit", get_args(MoveUnit)),
+            ("foundation_build", get_args(FoundationBuild)),
+        ):
+            value = getattr(self, field)
+            if value not in allowed:
+                raise RulesError(f"{field} must be one of {', '.join(allowed)}; got {value!r}")
+        for field in ("columns", "cards_per_column", "aces_at_start", "ranks"):
+            value = getattr(self, field)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise RulesError(f"{field} must be a non-negative int; got {value!r}")
+        if not 2 <= self.ranks <= 13:
+            raise RulesError(f"ranks must be 2-13; got {self.ranks}")
+        if self.columns < 1 or self.cards_per_column < 1:
+            raise RulesError("a tableau needs at least one column of at least one card")
+        if self.aces_at_start > 4:
+            raise RulesError(f"aces_at_start must be 0-4; got {self.aces_at_start}")
+        dealt = self.columns * self.cards_per_column + self.aces_at_start
+        if dealt != self.deck_size:
+            raise RulesError(
+                f"{self.columns} columns × {self.cards_per_column} cards + "
+                f"{self.aces_at_start} aces = {dealt} cards, but the deck has "
+                f"{self.deck_size} (4 suits × {self.ranks} ranks)"
+            )
+
+    @property
+    def deck_size(self) -> int:
+        """Cards in the deck: 4 × ``ranks``."""
+        return 4 * self.ranks
+
+    @property
+    def top_rank(self) -> int:
+        """The highest rank ("King"): 13 in a full deck."""
+        return self.ranks
+
+    def replace(self, **changes: object) -> Rules:
+        """A copy with some fields changed (named ``custom`` unless ``name`` is given)."""
+        changes.setdefault("name", "custom")
+        if "pysolfc_id" not in changes:
+            changes["pysolfc_id"] = None
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+
+_PRESET_LIST = (
+    Rules(name="bakers_dozen", pysolfc_id=31),
+    Rules(name="bakers_dozen_return", foundation_return=True, pysolfc_id=31),
+    Rules(name="good_measure", columns=10, cards_per_column=5, aces_at_start=2, pysolfc_id=86),
+    Rules(name="spanish_patience", foundation_build="alternate_colour", pysolfc_id=85),
+    Rules(name="portuguese_solitaire", king_step=False, empty_column="king", pysolfc_id=308),
+    Rules(name="spanish_patience_ii", king_step=False, empty_column="any", pysolfc_id=664),
+    Rules(name="house_empty_any", empty_column="any"),
+    Rules(name="house_sequences", move_unit="sequence"),
+)
+
+#: The named presets of RULES.md, by name (read-only).
+PRESETS: Mapping[str, Rules] = MappingProxyType({r.name: r for r in _PRESET_LIST})
+
+
+def variant_names() -> list[str]:
+    """The preset names, in RULES.md's order."""
+    return list(PRESETS)
+
+
+def rules(variant: Union[str, Rules] = "bakers_dozen") -> Rules:
+    """The rules record for a preset name; a :class:`Rules` is returned as it is.
+
+    >>> rules("portuguese_solitaire").empty_column
+    'king'
+    """
+    if isinstance(variant, Rules):
+        return variant
+    if not isinstance(variant, str):
+        raise UnknownVariantError(
+            f"a variant is a preset name or a Rules record, not {type(variant).__name__}"
+        )
+    try:
+        return PRESETS[variant]
+    except KeyError:
+        raise UnknownVariantError(
+            f"unknown variant {variant!r}; known: {', '.join(PRESETS)}"
+        ) from None
