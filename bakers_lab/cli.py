@@ -1,0 +1,83 @@
+"""The ``bakers-lab`` command.
+
+    bakers-lab deal N [--variant V] [--format text|json]
+
+Errors in the input (an unknown variant, a bad game number, a malformed
+board) print one line, ``bakers-lab: error: …``, and exit with code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Callable, NoReturn, Optional, Sequence
+
+from . import __version__
+from .deals import Deal, deal
+from .rules import variant_names
+
+__all__ = ["main", "build_parser", "deal_json"]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with one-line errors on stderr and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"bakers-lab: error: {message}\n")
+
+
+def deal_json(d: Deal) -> dict[str, object]:
+    """A deal as a JSON-ready dict: number, variant, columns and foundations as card text."""
+    return {
+        "deal": d.number,
+        "seed": d.seed,
+        "variant": d.variant,
+        "king_rule": d.king_rule,
+        "columns": [[str(c) for c in col] for col in d.columns],
+        "foundations": {"CSHD"[s]: [str(c) for c in pile] for s, pile in enumerate(d.foundations)},
+    }
+
+
+def _cmd_deal(args: argparse.Namespace) -> int:
+    d = deal(args.number, variant=args.variant)
+    if args.format == "json":
+        print(json.dumps(deal_json(d)))
+    else:
+        sys.stdout.write(d.to_text())
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command's argument parser (one sub-command per job)."""
+    parser = _Parser(prog="bakers-lab", description="Baker's Dozen solitaire analysis toolkit.")
+    parser.add_argument("--version", action="version", version=f"bakers-lab {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("deal", help="print PySolFC's game N", description="Print PySolFC's game N.")
+    p.add_argument("number", type=int, metavar="N", help="PySolFC game number (1 or more)")
+    p.add_argument("--variant", default="bakers_dozen", metavar="V",
+                   help=f"rules preset: {', '.join(variant_names())} (default bakers_dozen)")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="board text (what fc-solve reads) or JSON")
+    p.set_defaults(run=_cmd_deal)
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run the command; return its exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    run: Callable[[argparse.Namespace], int] = args.run
+    try:
+        return run(args)
+    except (ValueError, OSError) as exc:  # bad input: one line, never a traceback
+        print(f"bakers-lab: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("bakers-lab: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
