@@ -2,11 +2,11 @@
 
 >>> d = deal(1)
 >>> [str(c) for c in d.columns[0]]
-['KS', 'TC', 'AC', '2D']
+['6H', 'JH', '5C', 'AD']
 >>> d == Deal.from_text(d.to_text())
 True
->>> deal(86, variant="good_measure").foundations
-((), (), (), ())
+>>> deal(86, variant="good_measure").foundations     # two Aces start at home
+((Card(1, Suit.CLUBS),), (), (), (Card(1, Suit.DIAMONDS),))
 
 A :class:`Deal` is a position at the start of play plus its rules.  Where it
 came from (PySolFC game number or own seed, and which King rule was used) is
@@ -247,7 +247,7 @@ def deal(number: int, variant: Union[str, Rules] = "bakers_dozen") -> Deal:
     met in the talon moved to be dealt last, onto their foundations.
 
     >>> [str(c) for c in deal(417).columns[12]]
-    ['KC', '9H', '8C', '4D']
+    ['KH', 'KD', 'KC', '6D']
     """
     r = _rules(variant)
     if isinstance(number, bool) or not isinstance(number, int):

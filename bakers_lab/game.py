@@ -6,11 +6,11 @@ Every solver and player in bakers_lab is checked against this module: a
 >>> import bakers_lab as bl
 >>> g = bl.GameState.from_deal(bl.deal(1))
 >>> [str(m) for m in g.legal_moves()][:4]
-['5D>6H', 'TC>JH', '4S>5D', '5S>6H']
->>> g.play("5D>6H")
-Move(Card(5, Suit.DIAMONDS), Card(6, Suit.HEARTS))
+['AD>F', 'AD>2D', '5S>6S', '9S>TC']
+>>> g.play("5S>6S")
+Move(Card(5, Suit.SPADES), Card(6, Suit.SPADES))
 >>> g.undo(); g.outcome
-Move(Card(5, Suit.DIAMONDS), Card(6, Suit.HEARTS))
+Move(Card(5, Suit.SPADES), Card(6, Suit.SPADES))
 'ongoing'
 >>> g.play("KS>F")
 Traceback (most recent call last):
