@@ -154,10 +154,16 @@ class Deal:
 
         return board_str(self.columns, self.foundations, title=_title(self))
 
-    def _repr_html_(self) -> str:
+    def to_html(self, *, layout: str = "row", highlight: object = ()) -> str:
+        """An HTML picture of the deal: ``layout="7+6"`` for two rows; ``highlight``
+        takes cards (or their text, like ``"7C"``) to outline."""
         from .render import board_html
 
-        return board_html(self.columns, self.foundations, title=_title(self))
+        return board_html(self.columns, self.foundations, title=_title(self),
+                          layout=layout, highlight=highlight)  # type: ignore[arg-type]
+
+    def _repr_html_(self) -> str:
+        return self.to_html()
 
 
 def _title(d: Deal) -> str:

@@ -346,12 +346,17 @@ class GameState:
 
         return board_str(self.columns, self.foundations, title=self._title())
 
-    def _repr_html_(self) -> str:
+    def to_html(self, *, layout: str = "row", highlight: object = None) -> str:
+        """An HTML picture of the position; by default the last moved card is outlined."""
         from .render import board_html
 
-        last = self._history[-1][0].card if self._history else None
+        if highlight is None:
+            highlight = [self._history[-1][0].card] if self._history else ()
         return board_html(self.columns, self.foundations, title=self._title(),
-                          highlight=[last] if last else ())
+                          layout=layout, highlight=highlight)  # type: ignore[arg-type]
+
+    def _repr_html_(self) -> str:
+        return self.to_html()
 
     def _title(self) -> str:
         base = repr(self.deal) if self.deal is not None else self.rules.name
