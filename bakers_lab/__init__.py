@@ -13,6 +13,7 @@ from .deals import Deal, DealError, deal, seeded_deal
 from .game import GameState, Outcome
 from .moves import Dest, IllegalMoveError, Move, MoveError, parse_moves
 from .rules import PRESETS, Rules, RulesError, UnknownVariantError, rules, variant_names
+from .solve import SolveResult, SolverError, solve
 
 __version__ = "0.1.0"
 
@@ -31,11 +32,14 @@ __all__ = [
     "PRESETS",
     "Rules",
     "RulesError",
+    "SolveResult",
+    "SolverError",
     "Suit",
     "UnknownVariantError",
     "deal",
     "parse_moves",
     "rules",
     "seeded_deal",
+    "solve",
     "variant_names",
 ]

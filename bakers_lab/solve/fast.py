@@ -1,0 +1,292 @@
+"""The fast solver: every deal proven solvable (with a replayed solution) or unsolvable.
+
+>>> import bakers_lab as bl
+>>> r = bl.solve(bl.deal(1))
+>>> r.outcome, r.verified, r.moves[0].card.rank >= 1
+('solved', True, True)
+
+The search is compiled with numba (:mod:`._core`, ``nopython``, ``cache=True``:
+the first call on a machine compiles for some seconds, later processes load the
+cache).  It is a depth-first search over positions with a transposition table,
+moves ordered best first, run as a portfolio of restarts with growing node
+budgets (the effort to find a solution is heavy-tailed: a fresh start with
+other tie-breaks often finds quickly what a long run misses); a restart that
+exhausts its search space proves the deal unsolvable whatever its budget.
+
+Every rule is a parameter of the one compiled core, so all presets of
+RULES.md and any :class:`~bakers_lab.rules.Rules` record are solved by it.
+
+Pruning rules, and why each is sound
+------------------------------------
+"Sound" means: if the position has a solution, the pruned search still finds
+one; so an exhausted search proves the position unsolvable.
+
+1. **Safe foundation moves are made at once.**  A column's top card ``c`` of
+   rank ``r`` goes home automatically when its pile takes it and either
+   ``r <= 2`` or every card that could ever be put on ``c`` in the tableau
+   (the rank ``r - 1`` cards of a suit the tableau build allows) is home —
+   with same-suit foundations.  Argument: in the tableau ``c`` is useful only
+   as a base for such a card.  Those cards are home (all cards of lower rank
+   are, foundations being built in order), and even where a foundation card may
+   return to the tableau, a returned card of rank below ``r`` can only carry
+   other returned cards and so never uncovers a tableau card.  A Two is only a
+   base for Aces, and an Ace is always better off at home (nothing is ever put
+   on it).  So any solution from the position with ``c`` in place becomes one
+   from the position with ``c`` home, by dropping the moves that put useless
+   cards on ``c`` and turning moves of ``c`` itself into returns or nothing;
+   the converted solution is no longer.  With alternate-colour foundations
+   (Spanish Patience) the choice of pile matters, so only Aces go
+   automatically (to their own pile; nothing can be put on an Ace).
+2. **A column's last card (or whole run) is never moved onto another column
+   when empty columns stay empty.**  Moving it leaves an empty column that
+   can take nothing and covers the card it lands on; leaving it where it is
+   keeps every option the move would open (cards can be put on it just the
+   same, and it can still move anywhere later).  The position without the
+   move dominates the one after it.
+3. **Columns are interchangeable.**  The position key (two independent 64-bit
+   hashes, each the sum over columns of a mixed Zobrist hash of the column, plus
+   the foundation piles) does not depend on column order.
+4. **Dead positions are cut.**  With same-suit foundations that keep their
+   cards and empty columns that take no ordinary card: a card ``x`` above a
+   lower card of its own suit in the same column cannot go home before that
+   card, so it must move to the tableau, onto a card one rank higher that the
+   tableau build allows.  If every such parent is home (for good) or lies
+   beneath ``x`` in ``x``'s column (it cannot be uncovered while ``x`` stays),
+   or ``x`` is a King, ``x`` can never move: the position is lost.  With
+   sequence moves a parent beneath ``x`` could carry it away, so it still counts.
+5. **Transpositions.**  A position already in the table is not searched again
+   (it was searched, or is being searched higher on the current path).  The
+   table has a fixed size (``2**tt_bits`` entries of 16 bytes); when a probe
+   window is full an old entry is overwritten, which costs repeated work but
+   never soundness.  A wrong "seen" needs two positions to agree on both 64-bit
+   keys: with 10**8 positions the chance is below 10**-21.
+
+The depth of a search path is capped (``max_depth``); a search that hit the
+cap reports ``unresolved``, never ``unsolvable``.
+
+Every ``solved`` result is replayed move by move by :class:`~bakers_lab.game.GameState`,
+the rule engine, before it is returned: ``verified`` is that check.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Literal, Optional, Sequence, Union
+
+import numpy as np
+
+from ..cards import Card, Suit
+from ..deals import Deal, deal as _deal
+from ..game import GameState
+from ..moves import Dest, IllegalMoveError, Move
+from ..rules import Rules, rules as _rules
+from . import _core
+
+__all__ = ["SolveResult", "SolverError", "solve", "DEFAULT_MAX_NODES", "Outcome"]
+
+Outcome = Literal["solved", "unsolvable", "unresolved"]
+
+#: Default node budget of one solve: a few seconds at most on a laptop core.
+DEFAULT_MAX_NODES = 3_000_000
+#: Largest transposition table: 2**24 entries × 16 bytes = 256 MiB.
+MAX_TT_BITS = 24
+#: Longest search path before a branch is cut (then the result is ``unresolved``).
+DEFAULT_MAX_DEPTH = 1500
+
+
+class SolverError(RuntimeError):
+    """The solver produced a move list the rule engine does not accept (a bug)."""
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """What :func:`solve` found.
+
+    ``outcome`` is ``solved`` (``moves`` wins, automatic foundation moves
+    included, and ``verified`` says the rule engine replayed it to a win),
+    ``unsolvable`` (proved: no sequence of moves wins) or ``unresolved`` (the
+    node budget ran out first).  ``nodes`` counts positions generated.
+    """
+
+    outcome: Outcome
+    moves: tuple[Move, ...] = ()
+    nodes: int = 0
+    seconds: float = 0.0
+    verified: bool = False
+    variant: str = "bakers_dozen"
+    deal: Optional[int] = None
+    restarts: int = field(default=0, compare=False)
+
+    @property
+    def solution(self) -> str:
+        """The moves as text, separated by spaces (empty unless solved)."""
+        return " ".join(str(m) for m in self.moves)
+
+    @property
+    def solved(self) -> bool:
+        """True when a verified solution was found."""
+        return self.outcome == "solved" and self.verified
+
+    def to_json(self) -> dict[str, object]:
+        """The JSON object of ``bakers-lab solve --json``."""
+        return {"deal": self.deal, "variant": self.variant, "outcome": self.outcome,
+                "moves": [str(m) for m in self.moves], "nodes": self.nodes,
+                "seconds": round(self.seconds, 6), "verified": self.verified}
+
+
+def _splitmix_table(seed: int, shape: tuple[int, ...]) -> np.ndarray:
+    mask = (1 << 64) - 1
+    state = seed
+    out = np.empty(int(np.prod(shape)), dtype=np.uint64)
+    for i in range(out.size):
+        state = (state + 0x9E3779B97F4A7C15) & mask
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        out[i] = z ^ (z >> 31)
+    out.flags.writeable = False
+    return out.reshape(shape)
+
+
+# Zobrist tables: fixed seeds, so results are the same on every machine.
+_Z1 = _splitmix_table(1, (52, 53))
+_Z2 = _splitmix_table(2, (52, 53))
+_ZP1 = _splitmix_table(3, (4, 52))
+_ZP2 = _splitmix_table(4, (4, 52))
+
+_TBUILD = {"any_suit": _core.ANY_SUIT, "same_suit": _core.SAME_SUIT,
+           "alternate_colour": _core.ALT_COLOUR}
+_EMPTY = {"none": _core.EMPTY_NONE, "king": _core.EMPTY_KING, "any": _core.EMPTY_ANY}
+_FBUILD = {"same_suit": _core.SAME_SUIT, "alternate_colour": _core.ALT_COLOUR}
+
+
+def rules_vector(r: Rules) -> np.ndarray:
+    """The rules as the integer vector the compiled core reads."""
+    p = np.zeros(8, dtype=np.int64)
+    p[_core.P_NCOLS] = r.columns
+    p[_core.P_RANKS] = r.ranks
+    p[_core.P_TBUILD] = _TBUILD[r.tableau_build]
+    p[_core.P_EMPTY] = _EMPTY[r.empty_column]
+    p[_core.P_SEQ] = 1 if r.move_unit == "sequence" else 0
+    p[_core.P_FBUILD] = _FBUILD[r.foundation_build]
+    p[_core.P_FRET] = 1 if r.foundation_return else 0
+    p[_core.P_MAXLEN] = r.deck_size + 1
+    return p
+
+
+def _arrays(g: GameState) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    width = g.rules.deck_size + 1
+    cols = np.zeros((g.rules.columns, width), dtype=np.int64)
+    lens = np.zeros(g.rules.columns, dtype=np.int64)
+    for i, col in enumerate(g.columns):
+        lens[i] = len(col)
+        cols[i, :len(col)] = [c.index for c in col]
+    piles = np.zeros((4, 14), dtype=np.int64)
+    plen = np.zeros(4, dtype=np.int64)
+    for s, pile in enumerate(g.foundations):
+        plen[s] = len(pile)
+        piles[s, :len(pile)] = [c.index for c in pile]
+    return cols, lens, piles, plen
+
+
+def _schedule(max_nodes: int, first: int = 4_000, restarts: int = 8) -> list[int]:
+    """Node budgets of the restarts: ``restarts`` short runs, then doubling
+    runs, the last taking what is left of ``max_nodes``."""
+    budgets: list[int] = []
+    left = max_nodes
+    b = first
+    while left > 0:
+        take = min(b, left)
+        if left - take < b:      # not enough for another run of this size: take it all
+            take = left
+        budgets.append(take)
+        left -= take
+        if len(budgets) >= restarts:
+            b *= 2
+    return budgets
+
+
+def _to_moves(trail: np.ndarray, n: int) -> list[Move]:
+    out = []
+    for k in range(n):
+        card = Card.from_index(int(trail[k, 3]))
+        kind, target = int(trail[k, 4]), int(trail[k, 5])
+        if kind == 0:
+            out.append(Move(card, Card.from_index(target)))
+        elif kind == 1:
+            out.append(Move(card, Dest.FOUNDATION, Suit(target)))
+        else:
+            out.append(Move(card, Dest.EMPTY))
+    return out
+
+
+def _verify(start: GameState, moves: Sequence[Move]) -> tuple[tuple[Move, ...], bool]:
+    """Replay on the rule engine; return the moves in canonical notation and
+    whether they win."""
+    g = start.copy()
+    played = []
+    for n, m in enumerate(moves, start=1):
+        try:
+            played.append(g.play(m))
+        except IllegalMoveError as exc:
+            raise SolverError(f"solver move {n} ({m}) refused by the rule engine: {exc.reason}") from None
+    return tuple(played), g.is_won
+
+
+def solve(position: Union[Deal, GameState, int], *, variant: Union[str, Rules, None] = None,
+          max_nodes: int = DEFAULT_MAX_NODES, max_depth: int = DEFAULT_MAX_DEPTH) -> SolveResult:
+    """Solve a deal, a position in progress, or a PySolFC game number.
+
+    ``max_nodes`` bounds the work (positions generated, summed over restarts);
+    the result is deterministic for the same position, rules and budget.
+
+    >>> r = solve(417, max_nodes=50_000)
+    >>> r.outcome in ("solved", "unsolvable", "unresolved"), r.deal
+    (True, 417)
+    """
+    t0 = time.perf_counter()
+    if isinstance(position, bool):
+        raise TypeError("solve takes a Deal, a GameState or a game number")
+    if isinstance(position, int):
+        position = _deal(position, variant=variant or "bakers_dozen")
+    elif variant is not None and _rules(variant) != position.rules:
+        raise ValueError("variant= is only for game numbers; a Deal or GameState carries its rules")
+    if isinstance(position, Deal):
+        start = GameState.from_deal(position)
+        number = position.number
+    elif isinstance(position, GameState):
+        start = position.copy()
+        number = position.deal.number if position.deal is not None else None
+    else:
+        raise TypeError(f"solve takes a Deal, a GameState or a game number, not {type(position).__name__}")
+    if not isinstance(max_nodes, int) or max_nodes < 1:
+        raise ValueError(f"max_nodes must be a positive int, not {max_nodes!r}")
+    r = start.rules
+    P = rules_vector(r)
+    maxrun = r.ranks if r.move_unit == "sequence" else 1
+    max_moves = r.columns * maxrun * (r.columns + 2) + 4 * (r.columns + 2) + 8
+    trail = np.zeros((max_depth * (r.deck_size + 2) + 64, _core.TRAIL_W), dtype=np.int64)
+    nodes = 0
+    outcome: Outcome = "unresolved"
+    moves: tuple[Move, ...] = ()
+    verified = False
+    runs = 0
+    for seed, budget in enumerate(_schedule(max_nodes)):
+        cols, lens, piles, plen = _arrays(start)
+        tt_bits = max(12, min(MAX_TT_BITS, int(budget * 2 - 1).bit_length()))
+        status, used, tp = _core.dfs(cols, lens, piles, plen, P, _Z1, _Z2, _ZP1, _ZP2,
+                                     budget, seed, tt_bits, max_depth, max_moves, trail)
+        nodes += int(used)
+        runs += 1
+        if status == _core.SOLVED:
+            moves, verified = _verify(start, _to_moves(trail, int(tp)))
+            if not verified:
+                raise SolverError("the solver's move list does not win when replayed")
+            outcome = "solved"
+            break
+        if status == _core.UNSOLVABLE:
+            outcome = "unsolvable"
+            break
+    return SolveResult(outcome, moves, nodes, time.perf_counter() - t0, verified,
+                       r.name, number, runs)
