@@ -381,7 +381,7 @@ def xorshift(state):
 
 @njit(cache=True)
 def dfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, max_depth,
-        max_moves, trail):
+        max_moves, trail, use_doom):
     """Depth-first search with a transposition table and ordered moves.
 
     Returns (status, nodes, trail length).  ``status`` is SOLVED (the trail
@@ -419,8 +419,15 @@ def dfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, max
     rng[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x2545F4914F6CDD1D)
     if rng[0] == 0:
         rng[0] = ONE
+    fM = np.zeros(52, np.bool_)
+    fG = np.zeros(52, np.bool_)
+    fA = np.zeros(52, np.bool_)
 
-    moves = np.zeros((max_depth, max_moves), np.int64)
+    # the generated moves of every node on the path, one flat stack:
+    # node d's moves are mstack[base[d] : base[d] + nmov[d]]
+    mcap = max_depth * 24 + max_moves
+    mstack = np.zeros(mcap, np.int64)
+    base = np.zeros(max_depth + 1, np.int64)
     nmov = np.zeros(max_depth, np.int64)
     idx = np.zeros(max_depth, np.int64)
     tp_at = np.zeros(max_depth + 1, np.int64)
@@ -433,7 +440,8 @@ def dfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, max
     nodes = 1
     if plen[0] + plen[1] + plen[2] + plen[3] == decksize:
         return SOLVED, nodes, tp
-    if is_dead(cols, lens, plen, loc_col, loc_dep, P):
+    if is_dead(cols, lens, plen, loc_col, loc_dep, P) or is_doomed(
+            cols, lens, plen, loc_col, loc_dep, P, fM, fG, fA):
         return UNSOLVABLE, nodes, tp
     tt_seen(tt1, tt2, hsh[0], hsh[1])
     truncated = False
@@ -466,13 +474,17 @@ def dfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, max
                     b -= 1
                 keys[b + 1] = kk
                 buf[b + 1] = mm
+            if base[depth] + n > mcap:
+                n = 0  # out of room: cut this branch, and say so
+                truncated = True
             for k in range(n):
-                moves[depth, k] = buf[k]
+                mstack[base[depth] + k] = buf[k]
+            base[depth + 1] = base[depth] + n
             nmov[depth] = n
             idx[depth] = 0
             fresh = False
         if idx[depth] < nmov[depth]:
-            m = moves[depth, idx[depth]]
+            m = mstack[base[depth] + idx[depth]]
             idx[depth] += 1
             tp = move_cards(m & 63, (m >> 6) & 63, m >> 12, cols, lens, piles, plen, loc_col,
                             loc_dep, raw1, raw2, hsh, bad, Z1, Z2, ZP1, ZP2, trail, tp, True)
@@ -482,7 +494,8 @@ def dfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, max
             if plen[0] + plen[1] + plen[2] + plen[3] == decksize:
                 return SOLVED, nodes, tp
             if (tt_seen(tt1, tt2, hsh[0], hsh[1])
-                    or is_dead(cols, lens, plen, loc_col, loc_dep, P)):
+                    or is_dead(cols, lens, plen, loc_col, loc_dep, P)
+                    or (use_doom and is_doomed(cols, lens, plen, loc_col, loc_dep, P, fM, fG, fA))):
                 tp = undo_to(tp_at[depth], tp, cols, lens, piles, plen, loc_col, loc_dep,
                              raw1, raw2, hsh, bad, Z1, Z2, ZP1, ZP2, trail)
             elif depth + 1 >= max_depth:
@@ -607,7 +620,7 @@ def heap_pop(hk, hv, n):
 
 @njit(cache=True)
 def gbfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, max_moves,
-         weights, trail):
+         weights, trail, use_doom):
     """Greedy best-first search: always expand the stored position with the
     best score.  Finds solutions fast; its result is SOLVED, UNSOLVABLE (the
     frontier ran dry: every reachable position was expanded) or BUDGET.
@@ -634,13 +647,17 @@ def gbfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, ma
     rng[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x2545F4914F6CDD1D)
     if rng[0] == 0:
         rng[0] = ONE
+    fM = np.zeros(52, np.bool_)
+    fG = np.zeros(52, np.bool_)
+    fA = np.zeros(52, np.bool_)
 
     init_aux(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, loc_col, loc_dep, raw1, raw2, hsh, bad)
     tp0 = autoplay(cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh, bad,
                    Z1, Z2, ZP1, ZP2, trail, 0, P)
     if plen[0] + plen[1] + plen[2] + plen[3] == decksize:
         return SOLVED, 1, tp0
-    if is_dead(cols, lens, plen, loc_col, loc_dep, P):
+    if is_dead(cols, lens, plen, loc_col, loc_dep, P) or is_doomed(
+            cols, lens, plen, loc_col, loc_dep, P, fM, fG, fA):
         return UNSOLVABLE, 1, tp0
     tt_seen(tt1, tt2, hsh[0], hsh[1])
     nstored = 1
@@ -672,7 +689,8 @@ def gbfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, ma
                     pmove[nstored] = m
                     found = nstored
                     nstored += 1
-                elif not is_dead(cols, lens, plen, loc_col, loc_dep, P):
+                elif not (is_dead(cols, lens, plen, loc_col, loc_dep, P) or (
+                        use_doom and is_doomed(cols, lens, plen, loc_col, loc_dep, P, fM, fG, fA))):
                     if nstored >= cap:
                         complete = False
                     else:
@@ -709,6 +727,8 @@ def gbfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, ma
         path[d] = pmove[k]
         d += 1
         k = parent[k]
+    if tp0 + 2 * d + decksize + 2 > trail.shape[0]:
+        return BUDGET, nodes, tp0  # a path longer than the trail can hold
     decode(store, 0, P, cols, lens, piles, plen)
     init_aux(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, loc_col, loc_dep, raw1, raw2, hsh, bad)
     tp = tp0
@@ -719,3 +739,63 @@ def gbfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, ma
         tp = autoplay(cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh, bad,
                       Z1, Z2, ZP1, ZP2, trail, tp, P)
     return SOLVED, nodes, tp
+
+
+@njit(cache=True)
+def is_doomed(cols, lens, plen, loc_col, loc_dep, P, M, G, A):
+    """True if some card can provably never reach home, by a least fixed point
+    over a relaxed game (see :mod:`.fast`, rule 4).  M, G, A: scratch bool[52]."""
+    if P[P_FRET] != 0 or P[P_FBUILD] != SAME_SUIT or P[P_EMPTY] == EMPTY_ANY or P[P_SEQ] != 0:
+        return False
+    ncols = P[P_NCOLS]
+    tb = P[P_TBUILD]
+    top = P[P_RANKS]
+    king_empty = P[P_EMPTY] == EMPTY_KING
+    for x in range(52):
+        M[x] = False
+        G[x] = False
+        A[x] = False
+    for s in range(4):
+        for k in range(plen[s]):
+            G[s * 13 + k] = True
+    changed = True
+    while changed:
+        changed = False
+        # A: exposed at some time = every card above can move away
+        for c in range(ncols):
+            ok = True
+            for j in range(lens[c] - 1, -1, -1):
+                x = cols[c, j]
+                A[x] = ok
+                ok = ok and M[x]
+        for c in range(ncols):
+            for j in range(lens[c] - 1, -1, -1):
+                x = cols[c, j]
+                if not A[x]:
+                    break  # cards below an unexposable card are not exposable either
+                r = rank_of(x)
+                s = x // 13
+                if not M[x]:
+                    lower_home = r == 1 or G[x - 1]
+                    can = lower_home
+                    if not can and r < top:
+                        for t in range(4):
+                            if tb == ANY_SUIT or (tb == SAME_SUIT and t == s) or (
+                                    tb == ALT_COLOUR and (t >= 2) != (s >= 2)):
+                                p = t * 13 + r
+                                if plen[t] <= r and loc_col[p] >= 0 and A[p]:
+                                    can = True
+                                    break
+                    if not can and r == top and king_empty:
+                        can = True
+                    if can:
+                        M[x] = True
+                        changed = True
+                if M[x] and not G[x] and (r == 1 or G[x - 1]):
+                    G[x] = True
+                    changed = True
+    for c in range(ncols):
+        for j in range(lens[c]):
+            if not G[cols[c, j]]:
+                return True
+    return False

@@ -92,7 +92,7 @@ DEFAULT_MAX_NODES = 3_000_000
 #: Largest transposition table: 2**24 entries × 16 bytes = 256 MiB.
 MAX_TT_BITS = 24
 #: Longest search path before a branch is cut (then the result is ``unresolved``).
-DEFAULT_MAX_DEPTH = 1500
+DEFAULT_MAX_DEPTH = 50_000
 
 
 class SolverError(RuntimeError):
@@ -190,21 +190,36 @@ def _arrays(g: GameState) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
     return cols, lens, piles, plen
 
 
-def _schedule(max_nodes: int, first: int = 4_000, restarts: int = 8) -> list[int]:
-    """Node budgets of the restarts: ``restarts`` short runs, then doubling
-    runs, the last taking what is left of ``max_nodes``."""
-    budgets: list[int] = []
+#: Heuristic weights of the best-first runs (cards not home, cards that must
+#: visit the tableau, cards above each suit's next card), used in turn.
+_WEIGHTS = ((1, 1, 0), (2, 2, 1), (1, 2, 0), (1, 1, 1))
+#: Largest node budget of one best-first run (it stores every position: ~100 bytes each).
+_MAX_GBFS_RUN = 2_000_000
+
+
+def _portfolio(max_nodes: int) -> list[tuple[str, int, int]]:
+    """The runs of one solve as (kind, budget, seed), their budgets summing to
+    ``max_nodes``: a short depth-first probe, best-first restarts with growing
+    budgets (random tie-breaks and varied weights), then a depth-first search
+    with what is left, the one that proves most unsolvable deals."""
+    runs: list[tuple[str, int, int]] = []
     left = max_nodes
-    b = first
-    while left > 0:
-        take = min(b, left)
-        if left - take < b:      # not enough for another run of this size: take it all
-            take = left
-        budgets.append(take)
-        left -= take
-        if len(budgets) >= restarts:
-            b *= 2
-    return budgets
+    probe = min(1_000, left)
+    runs.append(("dfs", probe, 0))
+    left -= probe
+    gbfs_total = int(left * 0.6)
+    seed = 0
+    for size, count in ((5_000, 16), (20_000, 16), (100_000, 8), (500_000, 8), (_MAX_GBFS_RUN, 10**9)):
+        for _ in range(count):
+            if gbfs_total < size:
+                break
+            runs.append(("gbfs", size, seed))
+            seed += 1
+            gbfs_total -= size
+            left -= size
+    if left > 0:
+        runs.append(("dfs", left, 1))
+    return runs
 
 
 def _to_moves(trail: np.ndarray, n: int) -> list[Move]:
@@ -266,17 +281,24 @@ def solve(position: Union[Deal, GameState, int], *, variant: Union[str, Rules, N
     P = rules_vector(r)
     maxrun = r.ranks if r.move_unit == "sequence" else 1
     max_moves = r.columns * maxrun * (r.columns + 2) + 4 * (r.columns + 2) + 8
-    trail = np.zeros((max_depth * (r.deck_size + 2) + 64, _core.TRAIL_W), dtype=np.int64)
+    # a path holds at most max_depth moves; automatic moves add at most one per
+    # card, plus one per return from a foundation: 2 * max_depth + deck bounds it
+    trail = np.zeros((2 * max_depth + r.deck_size + 8, _core.TRAIL_W), dtype=np.int64)
     nodes = 0
     outcome: Outcome = "unresolved"
     moves: tuple[Move, ...] = ()
     verified = False
     runs = 0
-    for seed, budget in enumerate(_schedule(max_nodes)):
+    for kind, budget, seed in _portfolio(max_nodes):
         cols, lens, piles, plen = _arrays(start)
         tt_bits = max(12, min(MAX_TT_BITS, int(budget * 2 - 1).bit_length()))
-        status, used, tp = _core.dfs(cols, lens, piles, plen, P, _Z1, _Z2, _ZP1, _ZP2,
-                                     budget, seed, tt_bits, max_depth, max_moves, trail)
+        if kind == "dfs":
+            status, used, tp = _core.dfs(cols, lens, piles, plen, P, _Z1, _Z2, _ZP1, _ZP2,
+                                         budget, seed, tt_bits, max_depth, max_moves, trail, True)
+        else:
+            weights = np.array(_WEIGHTS[seed % len(_WEIGHTS)], dtype=np.int64)
+            status, used, tp = _core.gbfs(cols, lens, piles, plen, P, _Z1, _Z2, _ZP1, _ZP2,
+                                          budget, seed, tt_bits, max_moves, weights, trail, True)
         nodes += int(used)
         runs += 1
         if status == _core.SOLVED:
