@@ -1,6 +1,7 @@
 """The ``bakers-lab`` command.
 
     bakers-lab deal N [--variant V] [--format text|json]
+    bakers-lab solve (N | --board FILE) [--variant V] [--max-nodes K] [--json]
 
 Errors in the input (an unknown variant, a bad game number, a malformed
 board) print one line, ``bakers-lab: error: …``, and exit with code 2.
@@ -15,7 +16,7 @@ from typing import Callable, NoReturn, Optional, Sequence
 
 from . import __version__
 from .deals import Deal, deal
-from .rules import variant_names
+from .rules import rules as _rules, variant_names
 
 __all__ = ["main", "build_parser", "deal_json"]
 
@@ -48,6 +49,36 @@ def _cmd_deal(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_solve(args: argparse.Namespace) -> int:
+    from .solve import DEFAULT_MAX_NODES, solve  # numba loads only when needed
+
+    if (args.number is None) == (args.board is None):
+        raise ValueError("give a game number or --board FILE (one of them)")
+    if args.board is not None:
+        text = sys.stdin.read() if args.board == "-" else open(args.board, encoding="utf-8").read()
+        position: Deal = Deal.from_text(text, variant=_rules(args.variant))
+    else:
+        position = deal(args.number, variant=args.variant)
+    max_nodes = DEFAULT_MAX_NODES if args.max_nodes is None else args.max_nodes
+    result = solve(position, max_nodes=max_nodes)
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        what = f"game {position.number}" if position.number is not None else "board"
+        print(f"{result.variant} {what}: {result.outcome} "
+              f"({result.nodes} nodes, {result.seconds:.3f} s)")
+        if result.moves:
+            print(result.solution)
+    return 0
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command's argument parser (one sub-command per job)."""
     parser = _Parser(prog="bakers-lab", description="Baker's Dozen solitaire analysis toolkit.")
@@ -61,6 +92,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="board text (what fc-solve reads) or JSON")
     p.set_defaults(run=_cmd_deal)
+
+    p = sub.add_parser("solve", help="solve a game or a board",
+                       description="Prove a deal solvable (printing a verified solution) or unsolvable.")
+    p.add_argument("number", type=int, nargs="?", metavar="N", help="PySolFC game number")
+    p.add_argument("--board", metavar="FILE", help="board text file (- for stdin) instead of N")
+    p.add_argument("--variant", default="bakers_dozen", metavar="V",
+                   help=f"rules preset: {', '.join(variant_names())} (default bakers_dozen)")
+    p.add_argument("--max-nodes", type=_positive, metavar="K",
+                   help="node budget (default: the solver's, a few seconds at most)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=_cmd_solve)
     return parser
 
 

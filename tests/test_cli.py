@@ -44,3 +44,51 @@ def test_argparse_errors_are_one_line():
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == [
         "bakers-lab: error: argument N: invalid int value: 'x'"]
+
+
+def test_solve_json_replays(capsys):
+    assert main(["solve", "5", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["deal"] == 5 and data["outcome"] == "solved" and data["verified"] is True
+    g = bl.GameState.from_deal(bl.deal(5))
+    g.play_all(data["moves"])
+    assert g.is_won
+    assert set(data) == {"deal", "variant", "outcome", "moves", "nodes", "seconds", "verified"}
+
+
+def test_solve_board_file(tmp_path, capsys):
+    f = tmp_path / "board.txt"
+    f.write_text(bl.deal(86, variant="good_measure").to_text())
+    assert main(["solve", "--board", str(f), "--variant", "good_measure"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("good_measure board: solved (")
+
+
+def test_solve_unsolvable_deal(capsys):
+    assert main(["solve", "64"]) == 0
+    assert capsys.readouterr().out.startswith("bakers_dozen game 64: unsolvable (")
+
+
+def run_cli(*args, stdin=None):
+    return subprocess.run([sys.executable, "-m", "bakers_lab.cli", *args], input=stdin,
+                          capture_output=True, text=True)
+
+
+def test_solve_bad_input_one_line_exit_2(tmp_path):
+    bad = bl.deal(5).to_text().replace("KH", "KX")
+    cases = [
+        (("solve", "--board", "-"), bad, "bakers-lab: error: line 2: bad card 'KX'"),
+        (("solve", "5", "--variant", "nope"), None, "bakers-lab: error: unknown variant 'nope'"),
+        (("solve",), None, "bakers-lab: error: give a game number or --board FILE"),
+        (("solve", "--board", str(tmp_path / "missing.txt")), None,
+         "bakers-lab: error: [Errno 2] No such file or directory"),
+        (("solve", "3", "--max-nodes", "0"), None,
+         "bakers-lab: error: argument --max-nodes: must be at least 1, not 0"),
+        (("solve", "--board", "-"), bl.deal(5).to_text().replace("KH", "QH", 1), "appears twice"),
+    ]
+    for args, stdin, start in cases:
+        proc = run_cli(*args, stdin=stdin)
+        assert proc.returncode == 2, args
+        lines = proc.stderr.strip().splitlines()
+        assert len(lines) == 1 and start in lines[0], (args, proc.stderr)
+        assert "Traceback" not in proc.stderr
