@@ -422,6 +422,7 @@ def dfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, max
     fM = np.zeros(52, np.bool_)
     fG = np.zeros(52, np.bool_)
     fA = np.zeros(52, np.bool_)
+    finfo = np.zeros(2, np.int64)
 
     # the generated moves of every node on the path, one flat stack:
     # node d's moves are mstack[base[d] : base[d] + nmov[d]]
@@ -440,8 +441,7 @@ def dfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, max
     nodes = 1
     if plen[0] + plen[1] + plen[2] + plen[3] == decksize:
         return SOLVED, nodes, tp
-    if is_dead(cols, lens, plen, loc_col, loc_dep, P) or is_doomed(
-            cols, lens, plen, loc_col, loc_dep, P, fM, fG, fA):
+    if is_lost(cols, lens, plen, loc_col, loc_dep, P, fM, fG, fA, True, finfo):
         return UNSOLVABLE, nodes, tp
     tt_seen(tt1, tt2, hsh[0], hsh[1])
     truncated = False
@@ -494,8 +494,7 @@ def dfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, max
             if plen[0] + plen[1] + plen[2] + plen[3] == decksize:
                 return SOLVED, nodes, tp
             if (tt_seen(tt1, tt2, hsh[0], hsh[1])
-                    or is_dead(cols, lens, plen, loc_col, loc_dep, P)
-                    or (use_doom and is_doomed(cols, lens, plen, loc_col, loc_dep, P, fM, fG, fA))):
+                    or is_lost(cols, lens, plen, loc_col, loc_dep, P, fM, fG, fA, use_doom, finfo)):
                 tp = undo_to(tp_at[depth], tp, cols, lens, piles, plen, loc_col, loc_dep,
                              raw1, raw2, hsh, bad, Z1, Z2, ZP1, ZP2, trail)
             elif depth + 1 >= max_depth:
@@ -632,6 +631,7 @@ def gbfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, ma
     store = np.empty((cap, width), np.uint8)
     parent = np.empty(cap, np.int32)
     pmove = np.empty(cap, np.int32)
+    gdepth = np.zeros(cap, np.int32)
     hk = np.empty(cap, np.int64)
     hv = np.empty(cap, np.int32)
     loc_col = np.empty(52, np.int64)
@@ -650,14 +650,14 @@ def gbfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, ma
     fM = np.zeros(52, np.bool_)
     fG = np.zeros(52, np.bool_)
     fA = np.zeros(52, np.bool_)
+    finfo = np.zeros(2, np.int64)
 
     init_aux(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, loc_col, loc_dep, raw1, raw2, hsh, bad)
     tp0 = autoplay(cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh, bad,
                    Z1, Z2, ZP1, ZP2, trail, 0, P)
     if plen[0] + plen[1] + plen[2] + plen[3] == decksize:
         return SOLVED, 1, tp0
-    if is_dead(cols, lens, plen, loc_col, loc_dep, P) or is_doomed(
-            cols, lens, plen, loc_col, loc_dep, P, fM, fG, fA):
+    if is_lost(cols, lens, plen, loc_col, loc_dep, P, fM, fG, fA, True, finfo):
         return UNSOLVABLE, 1, tp0
     tt_seen(tt1, tt2, hsh[0], hsh[1])
     nstored = 1
@@ -689,14 +689,14 @@ def gbfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, ma
                     pmove[nstored] = m
                     found = nstored
                     nstored += 1
-                elif not (is_dead(cols, lens, plen, loc_col, loc_dep, P) or (
-                        use_doom and is_doomed(cols, lens, plen, loc_col, loc_dep, P, fM, fG, fA))):
+                elif not is_lost(cols, lens, plen, loc_col, loc_dep, P, fM, fG, fA, use_doom, finfo):
                     if nstored >= cap:
                         complete = False
                     else:
                         encode(cols, lens, piles, plen, P, store, nstored)
                         parent[nstored] = k
                         pmove[nstored] = m
+                        gdepth[nstored] = gdepth[k] + 1
                         nbad = 0
                         for c in range(ncols):
                             nbad += bad[c]
@@ -707,7 +707,8 @@ def gbfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, ma
                                 if loc_col[x] >= 0:
                                     block += lens[loc_col[x]] - 1 - loc_dep[x]
                         score = (weights[0] * (decksize - home) + weights[1] * nbad
-                                 + weights[2] * block)
+                                 + weights[2] * block + weights[3] * finfo[0]
+                                 + weights[4] * gdepth[nstored])
                         key = score * 4096 + np.int64(xorshift(rng) & np.uint64(4095))
                         nheap = heap_push(hk, hv, nheap, key, nstored)
                         nstored += 1
@@ -742,9 +743,15 @@ def gbfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, ma
 
 
 @njit(cache=True)
-def is_doomed(cols, lens, plen, loc_col, loc_dep, P, M, G, A):
-    """True if some card can provably never reach home, by a least fixed point
-    over a relaxed game (see :mod:`.fast`, rule 4).  M, G, A: scratch bool[52]."""
+def is_doomed(cols, lens, plen, loc_col, loc_dep, P, M, G, A, info):
+    """True if some card can provably never reach home: a least fixed point
+    over a relaxed game (see :mod:`.fast`, rule 4).  M, G, A: scratch bool[52].
+
+    A[x]: x can be uncovered some time (every card above it can move away);
+    M[x]: x can move away from where it lies (home, or onto an uncoverable
+    parent that is not home); G[x]: x can reach home (M[x] and its suit's lower
+    card can).  Facts start false and are derived only from facts already
+    derived, so every fact that real play makes true is derived too."""
     if P[P_FRET] != 0 or P[P_FBUILD] != SAME_SUIT or P[P_EMPTY] == EMPTY_ANY or P[P_SEQ] != 0:
         return False
     ncols = P[P_NCOLS]
@@ -759,31 +766,29 @@ def is_doomed(cols, lens, plen, loc_col, loc_dep, P, M, G, A):
         for k in range(plen[s]):
             G[s * 13 + k] = True
     changed = True
+    info[0] = 0
     while changed:
         changed = False
-        # A: exposed at some time = every card above can move away
+        info[0] += 1
         for c in range(ncols):
             ok = True
             for j in range(lens[c] - 1, -1, -1):
                 x = cols[c, j]
-                A[x] = ok
-                ok = ok and M[x]
-        for c in range(ncols):
-            for j in range(lens[c] - 1, -1, -1):
-                x = cols[c, j]
+                if not ok:
+                    break
                 if not A[x]:
-                    break  # cards below an unexposable card are not exposable either
-                r = rank_of(x)
-                s = x // 13
+                    A[x] = True
+                    changed = True
                 if not M[x]:
-                    lower_home = r == 1 or G[x - 1]
-                    can = lower_home
+                    r = rank_of(x)
+                    s = x // 13
+                    can = r == 1 or G[x - 1]
                     if not can and r < top:
                         for t in range(4):
                             if tb == ANY_SUIT or (tb == SAME_SUIT and t == s) or (
                                     tb == ALT_COLOUR and (t >= 2) != (s >= 2)):
                                 p = t * 13 + r
-                                if plen[t] <= r and loc_col[p] >= 0 and A[p]:
+                                if plen[t] <= r and A[p]:
                                     can = True
                                     break
                     if not can and r == top and king_empty:
@@ -791,11 +796,28 @@ def is_doomed(cols, lens, plen, loc_col, loc_dep, P, M, G, A):
                     if can:
                         M[x] = True
                         changed = True
-                if M[x] and not G[x] and (r == 1 or G[x - 1]):
+                ok = M[x]
+        for s in range(4):
+            for k in range(plen[s], top):
+                x = s * 13 + k
+                if G[x]:
+                    continue
+                if M[x] and (k == 0 or G[x - 1]):
                     G[x] = True
                     changed = True
-    for c in range(ncols):
-        for j in range(lens[c]):
-            if not G[cols[c, j]]:
-                return True
+                else:
+                    break
+    for s in range(4):
+        if not G[s * 13 + top - 1]:
+            return True
     return False
+
+
+@njit(cache=True)
+def is_lost(cols, lens, plen, loc_col, loc_dep, P, M, G, A, use_doom, info):
+    """The dead-position test that applies to these rules (rule 4 of :mod:`.fast`)."""
+    if use_doom and P[P_FRET] == 0 and P[P_FBUILD] == SAME_SUIT and P[P_EMPTY] != EMPTY_ANY \
+            and P[P_SEQ] == 0:
+        return is_doomed(cols, lens, plen, loc_col, loc_dep, P, M, G, A, info)
+    info[0] = 0
+    return is_dead(cols, lens, plen, loc_col, loc_dep, P)

@@ -190,11 +190,20 @@ def _arrays(g: GameState) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
     return cols, lens, piles, plen
 
 
-#: Heuristic weights of the best-first runs (cards not home, cards that must
-#: visit the tableau, cards above each suit's next card), used in turn.
-_WEIGHTS = ((1, 1, 0), (2, 2, 1), (1, 2, 0), (1, 1, 1))
+#: Heuristic weights of the best-first runs, used in turn: cards not home,
+#: cards that must visit the tableau (above a lower card of their suit), cards
+#: above each suit's next card, rounds the doom check needed to settle (how
+#: entangled the columns are), and path length.
+_WEIGHTS = ((1, 1, 0, 1, 0), (2, 2, 0, 1, 0), (1, 1, 0, 0, 0), (1, 2, 0, 1, 0),
+            (2, 2, 0, 0, 1), (3, 3, 0, 2, 0))
 #: Largest node budget of one best-first run (it stores every position: ~100 bytes each).
 _MAX_GBFS_RUN = 2_000_000
+
+
+#: Best-first restarts: (node budget, how many), in order; the last size repeats.
+_GBFS_STAGES = ((5_000, 32), (20_000, 128), (100_000, 10**9))
+#: Share of the budget (after the probe) that best-first restarts may use.
+_GBFS_SHARE = 0.8
 
 
 def _portfolio(max_nodes: int) -> list[tuple[str, int, int]]:
@@ -207,9 +216,9 @@ def _portfolio(max_nodes: int) -> list[tuple[str, int, int]]:
     probe = min(1_000, left)
     runs.append(("dfs", probe, 0))
     left -= probe
-    gbfs_total = int(left * 0.6)
+    gbfs_total = int(left * _GBFS_SHARE)
     seed = 0
-    for size, count in ((5_000, 16), (20_000, 16), (100_000, 8), (500_000, 8), (_MAX_GBFS_RUN, 10**9)):
+    for size, count in _GBFS_STAGES:
         for _ in range(count):
             if gbfs_total < size:
                 break
