@@ -98,17 +98,19 @@ def pile_takes(s, c, piles, plen, P):
 
 @njit(cache=True)
 def column_bad(cols, lens, c):
-    """Cards of column c that lie above a lower card of their own suit."""
-    minr = np.full(4, 99, np.int64)
+    """Cards of column c that lie above a lower card of their own suit.
+    (The lowest rank seen per suit is packed 4 bits a suit: no allocation.)"""
+    mins = 0xFFFF
     bad = 0
     for j in range(lens[c]):
         x = cols[c, j]
-        s = x // 13
+        sh = 4 * (x // 13)
         r = rank_of(x)
-        if minr[s] < r:
+        m = (mins >> sh) & 15
+        if m < r:
             bad += 1
-        elif r < minr[s]:
-            minr[s] = r
+        else:
+            mins = (mins & ~(15 << sh)) | (r << sh)
     return bad
 
 
@@ -117,7 +119,11 @@ def move_cards(src, dst, count, cols, lens, piles, plen, loc_col, loc_dep,
                raw1, raw2, hsh, bad, Z1, Z2, ZP1, ZP2, trail, tp, record):
     """Move ``count`` cards from stack ``src`` to stack ``dst`` (no legality check),
     updating locations, hashes and bad counts; push it on the trail if ``record``.
-    Returns the new trail pointer."""
+    Returns the new trail pointer.
+
+    The position key is a sum (mod 2**64) of one term per column and one per
+    card on a foundation, so it can be updated in any order and does not
+    depend on the order of the columns."""
     if record:
         if src < PILE:
             card = cols[src, lens[src] - count]
@@ -153,8 +159,8 @@ def move_cards(src, dst, count, cols, lens, piles, plen, loc_col, loc_dep,
         start = plen[s] - count
         for j in range(start, plen[s]):
             x = piles[s, j]
-            hsh[0] ^= ZP1[s, x]
-            hsh[1] ^= ZP2[s, x]
+            hsh[0] -= ZP1[s, x]
+            hsh[1] -= ZP2[s, x]
     # put them on the destination, in the same order
     for k in range(count):
         if src < PILE:
@@ -173,8 +179,8 @@ def move_cards(src, dst, count, cols, lens, piles, plen, loc_col, loc_dep,
             plen[s2] += 1
             loc_col[x] = -1 - s2
             loc_dep[x] = plen[s2] - 1
-            hsh[0] ^= ZP1[s2, x]
-            hsh[1] ^= ZP2[s2, x]
+            hsh[0] += ZP1[s2, x]
+            hsh[1] += ZP2[s2, x]
     if dst < PILE:
         old = raw1[dst]
         old2 = raw2[dst]
@@ -249,14 +255,13 @@ def is_dead(cols, lens, plen, loc_col, loc_dep, P):
         return False
     top = P[P_RANKS]
     tb = P[P_TBUILD]
-    minr = np.empty(4, np.int64)
     for c in range(P[P_NCOLS]):
-        minr[:] = 99
+        mins = 0xFFFF  # lowest rank seen per suit, 4 bits a suit
         for j in range(lens[c]):
             x = cols[c, j]
             s = x // 13
             r = rank_of(x)
-            if minr[s] < r:
+            if (mins >> (4 * s)) & 15 < r:
                 # x lies above a lower card of its suit: it must move to the tableau
                 if r == top:
                     if P[P_EMPTY] != EMPTY_KING:
@@ -275,28 +280,29 @@ def is_dead(cols, lens, plen, loc_col, loc_dep, P):
                         break
                 if not usable:
                     return True
-            elif r < minr[s]:
-                minr[s] = r
+            else:
+                mins = (mins & ~(15 << (4 * s))) | (r << (4 * s))
     return False
 
 
 @njit(cache=True)
-def tt_seen(tt1, tt2, h1, h2):
-    """Insert (h1, h2) into the table; True if it was there already.  A full
-    probe window overwrites its first slot (forgetting is always sound)."""
-    mask = np.uint64(tt1.shape[0] - 1)
+def tt_seen(tt, h1, h2):
+    """Insert the key (h1, h2) into the table ``tt`` (rows of two uint64); True
+    if it was there already.  A full probe window overwrites its first slot
+    (forgetting is always sound)."""
+    mask = np.uint64(tt.shape[0] - 1)
     k1 = h1 | ONE
     i0 = h1 & mask
-    for probe in range(16):
+    for probe in range(8):
         i = (i0 + np.uint64(probe)) & mask
-        if tt1[i] == 0:
-            tt1[i] = k1
-            tt2[i] = h2
+        if tt[i, 0] == 0:
+            tt[i, 0] = k1
+            tt[i, 1] = h2
             return False
-        if tt1[i] == k1 and tt2[i] == h2:
+        if tt[i, 0] == k1 and tt[i, 1] == h2:
             return True
-    tt1[i0] = k1
-    tt2[i0] = h2
+    tt[i0, 0] = k1
+    tt[i0, 1] = h2
     return False
 
 
@@ -411,10 +417,9 @@ def dfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, max
             x = piles[s, j]
             loc_col[x] = -1 - s
             loc_dep[x] = j
-            hsh[0] ^= ZP1[s, x]
-            hsh[1] ^= ZP2[s, x]
-    tt1 = np.zeros(1 << tt_bits, np.uint64)
-    tt2 = np.zeros(1 << tt_bits, np.uint64)
+            hsh[0] += ZP1[s, x]
+            hsh[1] += ZP2[s, x]
+    tt = np.zeros((1 << tt_bits, 2), np.uint64)
     rng = np.zeros(1, np.uint64)
     rng[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x2545F4914F6CDD1D)
     if rng[0] == 0:
@@ -443,7 +448,7 @@ def dfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, max
         return SOLVED, nodes, tp
     if is_lost(cols, lens, plen, loc_col, loc_dep, P, fM, fG, fA, True, finfo):
         return UNSOLVABLE, nodes, tp
-    tt_seen(tt1, tt2, hsh[0], hsh[1])
+    tt_seen(tt, hsh[0], hsh[1])
     truncated = False
     depth = 0
     fresh = True
@@ -493,7 +498,7 @@ def dfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, max
             nodes += 1
             if plen[0] + plen[1] + plen[2] + plen[3] == decksize:
                 return SOLVED, nodes, tp
-            if (tt_seen(tt1, tt2, hsh[0], hsh[1])
+            if (tt_seen(tt, hsh[0], hsh[1])
                     or is_lost(cols, lens, plen, loc_col, loc_dep, P, fM, fG, fA, use_doom, finfo)):
                 tp = undo_to(tp_at[depth], tp, cols, lens, piles, plen, loc_col, loc_dep,
                              raw1, raw2, hsh, bad, Z1, Z2, ZP1, ZP2, trail)
@@ -538,8 +543,8 @@ def init_aux(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, loc_col, loc_dep, raw
             x = piles[s, j]
             loc_col[x] = -1 - s
             loc_dep[x] = j
-            hsh[0] ^= ZP1[s, x]
-            hsh[1] ^= ZP2[s, x]
+            hsh[0] += ZP1[s, x]
+            hsh[1] += ZP2[s, x]
 
 
 @njit(cache=True)
@@ -640,8 +645,7 @@ def gbfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, ma
     raw2 = np.zeros(ncols, np.uint64)
     hsh = np.zeros(2, np.uint64)
     bad = np.zeros(ncols, np.int64)
-    tt1 = np.zeros(1 << tt_bits, np.uint64)
-    tt2 = np.zeros(1 << tt_bits, np.uint64)
+    tt = np.zeros((1 << tt_bits, 2), np.uint64)
     buf = np.zeros(max_moves, np.int64)
     rng = np.zeros(1, np.uint64)
     rng[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x2545F4914F6CDD1D)
@@ -659,7 +663,7 @@ def gbfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, ma
         return SOLVED, 1, tp0
     if is_lost(cols, lens, plen, loc_col, loc_dep, P, fM, fG, fA, True, finfo):
         return UNSOLVABLE, 1, tp0
-    tt_seen(tt1, tt2, hsh[0], hsh[1])
+    tt_seen(tt, hsh[0], hsh[1])
     nstored = 1
     encode(cols, lens, piles, plen, P, store, 0)
     parent[0] = -1
@@ -682,7 +686,7 @@ def gbfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, ma
             t2 = autoplay(cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh,
                           bad, Z1, Z2, ZP1, ZP2, trail, t2, P)
             nodes += 1
-            if not tt_seen(tt1, tt2, hsh[0], hsh[1]):
+            if not tt_seen(tt, hsh[0], hsh[1]):
                 home = plen[0] + plen[1] + plen[2] + plen[3]
                 if home == decksize:
                     parent[nstored] = k

@@ -202,11 +202,20 @@ _MAX_GBFS_RUN = 2_000_000
 
 #: Best-first restarts: (node budget, how many), in order; the last size repeats.
 _GBFS_STAGES = ((5_000, 32), (20_000, 128), (100_000, 10**9))
-#: Share of the budget (after the probe) that best-first restarts may use.
-_GBFS_SHARE = 0.8
+#: Share of the budget (after the probe) that best-first restarts may use: with
+#: the doom check most unsolvable deals are caught early, so the restarts get
+#: more; without it (foundation return, alternate-colour foundations, sequence
+#: moves, empty columns that take any card) proofs need the depth-first search.
+_GBFS_SHARE = {True: 0.8, False: 0.5}
 
 
-def _portfolio(max_nodes: int) -> list[tuple[str, int, int]]:
+def _doom_applies(r: Rules) -> bool:
+    """Whether the least-fixed-point doom check (rule 4) works under these rules."""
+    return (not r.foundation_return and r.foundation_build == "same_suit"
+            and r.empty_column != "any" and r.move_unit == "card")
+
+
+def _portfolio(max_nodes: int, doom: bool = True) -> list[tuple[str, int, int]]:
     """The runs of one solve as (kind, budget, seed), their budgets summing to
     ``max_nodes``: a short depth-first probe, best-first restarts with growing
     budgets (random tie-breaks and varied weights), then a depth-first search
@@ -216,7 +225,7 @@ def _portfolio(max_nodes: int) -> list[tuple[str, int, int]]:
     probe = min(1_000, left)
     runs.append(("dfs", probe, 0))
     left -= probe
-    gbfs_total = int(left * _GBFS_SHARE)
+    gbfs_total = int(left * _GBFS_SHARE[doom])
     seed = 0
     for size, count in _GBFS_STAGES:
         for _ in range(count):
@@ -298,7 +307,7 @@ def solve(position: Union[Deal, GameState, int], *, variant: Union[str, Rules, N
     moves: tuple[Move, ...] = ()
     verified = False
     runs = 0
-    for kind, budget, seed in _portfolio(max_nodes):
+    for kind, budget, seed in _portfolio(max_nodes, _doom_applies(r)):
         cols, lens, piles, plen = _arrays(start)
         tt_bits = max(12, min(MAX_TT_BITS, int(budget * 2 - 1).bit_length()))
         if kind == "dfs":
