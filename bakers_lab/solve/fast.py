@@ -7,11 +7,17 @@
 
 The search is compiled with numba (:mod:`._core`, ``nopython``, ``cache=True``:
 the first call on a machine compiles for some seconds, later processes load the
-cache).  It is a depth-first search over positions with a transposition table,
-moves ordered best first, run as a portfolio of restarts with growing node
-budgets (the effort to find a solution is heavy-tailed: a fresh start with
-other tie-breaks often finds quickly what a long run misses); a restart that
-exhausts its search space proves the deal unsolvable whatever its budget.
+cache).  One solve is a *portfolio* of runs whose node budgets add up to
+``max_nodes``: a short depth-first probe; greedy best-first restarts (each
+stores the positions it generates and always expands the one with the best
+score: cards not home, cards that must visit the tableau, cards above the next
+foundation cards, how entangled the columns are), with varied weights and
+random tie-breaks and growing budgets, because the effort to find a solution
+is heavy-tailed and a fresh start often finds at once what a long run misses;
+and last a depth-first search with a transposition table and ordered moves,
+which proves most unsolvable deals.  Any run whose search space runs dry
+proves the deal unsolvable.  The runs and their seeds are fixed, so the result
+is the same on every machine for the same position, rules and budget.
 
 Every rule is a parameter of the one compiled core, so all presets of
 RULES.md and any :class:`~bakers_lab.rules.Rules` record are solved by it.
@@ -46,14 +52,25 @@ one; so an exhausted search proves the position unsolvable.
 3. **Columns are interchangeable.**  The position key (two independent 64-bit
    hashes, each the sum over columns of a mixed Zobrist hash of the column, plus
    the foundation piles) does not depend on column order.
-4. **Dead positions are cut.**  With same-suit foundations that keep their
-   cards and empty columns that take no ordinary card: a card ``x`` above a
-   lower card of its own suit in the same column cannot go home before that
-   card, so it must move to the tableau, onto a card one rank higher that the
-   tableau build allows.  If every such parent is home (for good) or lies
-   beneath ``x`` in ``x``'s column (it cannot be uncovered while ``x`` stays),
-   or ``x`` is a King, ``x`` can never move: the position is lost.  With
-   sequence moves a parent beneath ``x`` could carry it away, so it still counts.
+4. **Doomed positions are cut.**  With same-suit foundations that keep their
+   cards, single-card moves and empty columns that take no ordinary card, a
+   least fixed point over a relaxed game decides for every card whether it can
+   *possibly* reach home.  Facts start false and are derived only from facts
+   already derived: a card can be *uncovered* once every card above it can
+   move away; a card can *move away* if the card below it in its suit can
+   reach home (then it may go home itself) or if a parent for it (one rank
+   higher, a suit the tableau build allows, not home) can be uncovered, or, for
+   a King where an empty column takes Kings, always; a card can *reach home*
+   if it can move away and the card below it in its suit can reach home.  Real
+   play makes facts true in some order, and each step of that order is one of
+   these derivations, so every fact real play can make true is derived: a card
+   the fixed point leaves unable to reach home can never get there, and the
+   position is lost.  (A King above a lower card of its suit, or a card whose
+   every parent is home or buried beneath it, are the simplest cases.)  Where
+   the fixed point does not apply, a simpler test cuts the position when a card
+   above a lower card of its own suit has every parent home or buried beneath
+   it (with sequence moves a parent beneath it still counts: a run may carry
+   it away).
 5. **Transpositions.**  A position already in the table is not searched again
    (it was searched, or is being searched higher on the current path).  The
    table has a fixed size (``2**tt_bits`` entries of 16 bytes); when a probe
@@ -88,7 +105,7 @@ __all__ = ["SolveResult", "SolverError", "solve", "DEFAULT_MAX_NODES", "Outcome"
 Outcome = Literal["solved", "unsolvable", "unresolved"]
 
 #: Default node budget of one solve: a few seconds at most on a laptop core.
-DEFAULT_MAX_NODES = 3_000_000
+DEFAULT_MAX_NODES = 4_000_000
 #: Largest transposition table: 2**24 entries × 16 bytes = 256 MiB.
 MAX_TT_BITS = 24
 #: Longest search path before a branch is cut (then the result is ``unresolved``).
