@@ -13,7 +13,8 @@ from .deals import Deal, DealError, deal, seeded_deal
 from .game import GameState, Outcome
 from .moves import Dest, IllegalMoveError, Move, MoveError, parse_moves
 from .rules import PRESETS, Rules, RulesError, UnknownVariantError, rules, variant_names
-from .solve import SolveResult, SolverError, solve
+from . import solve
+from .solve import SolveResult, SolverError
 
 __version__ = "0.1.0"
 
