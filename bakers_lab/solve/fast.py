@@ -105,7 +105,7 @@ __all__ = ["SolveResult", "SolverError", "solve", "DEFAULT_MAX_NODES", "Outcome"
 Outcome = Literal["solved", "unsolvable", "unresolved"]
 
 #: Default node budget of one solve: a few seconds at most on a laptop core.
-DEFAULT_MAX_NODES = 4_000_000
+DEFAULT_MAX_NODES = 5_000_000
 #: Largest transposition table: 2**24 entries × 16 bytes = 256 MiB.
 MAX_TT_BITS = 24
 #: Longest search path before a branch is cut (then the result is ``unresolved``).
