@@ -15,6 +15,9 @@ from .moves import Dest, IllegalMoveError, Move, MoveError, parse_moves
 from .rules import PRESETS, Rules, RulesError, UnknownVariantError, rules, variant_names
 from . import solve
 from .solve import SolveResult, SolverError
+from .stats import wilson_interval, win_rates
+from .survey import SurveyError, read_survey, survey
+from .features import deal_features, describe_features
 
 __version__ = "0.1.0"
 
@@ -34,13 +37,20 @@ __all__ = [
     "Rules",
     "RulesError",
     "SolveResult",
+    "SurveyError",
     "SolverError",
     "Suit",
     "UnknownVariantError",
     "deal",
+    "deal_features",
+    "describe_features",
     "parse_moves",
+    "read_survey",
     "rules",
     "seeded_deal",
     "solve",
+    "survey",
     "variant_names",
+    "wilson_interval",
+    "win_rates",
 ]

@@ -2,6 +2,8 @@
 
     bakers-lab deal N [--variant V] [--format text|json]
     bakers-lab solve (N | --board FILE) [--variant V] [--max-nodes K] [--json]
+    bakers-lab survey (--deals SPEC | --sample K [--seed S]) [--variant V] [--players P,...]
+                      [--jobs N] [--backend loky|dask] [--scheduler ADDR] --out PATH [--quiet]
 
 Errors in the input (an unknown variant, a bad game number, a malformed
 board) print one line, ``bakers-lab: error: …``, and exit with code 2.
@@ -12,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from typing import Callable, NoReturn, Optional, Sequence
 
 from . import __version__
@@ -72,6 +75,26 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_survey(args: argparse.Namespace) -> int:
+    from .stats import win_rates
+    from .survey import parse_deals, sample_deals, survey
+
+    if (args.deals is None) == (args.sample is None):
+        raise ValueError("give --deals SPEC or --sample K (one of them)")
+    numbers = parse_deals(args.deals) if args.deals is not None else sample_deals(args.sample, args.seed)
+    t0 = time.perf_counter()
+    table = survey(numbers, variant=args.variant, players=args.players, out=args.out,
+                   n_jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
+                   chunk_size=args.chunk_size, max_nodes=args.max_nodes, progress=not args.quiet)
+    wall = time.perf_counter() - t0
+    print(f"{len(table)} rows in {args.out} ({wall:.1f} s this run)")
+    for row in win_rates(table).itertuples():
+        print(f"{row.variant} {row.player}: won {row.won} of {row.won + row.lost} resolved "
+              f"= {100 * row.rate:.2f} % (95 % Wilson interval {100 * row.ci_low:.2f}-"
+              f"{100 * row.ci_high:.2f} %); unresolved {row.unresolved}")
+    return 0
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -103,6 +126,27 @@ def build_parser() -> argparse.ArgumentParser:
                    help="node budget (default: the solver's, a few seconds at most)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=_cmd_solve)
+
+    p = sub.add_parser("survey", help="solve many deals into a Parquet table",
+                       description="Solve many numbered deals in parallel into a Parquet "
+                                   "dataset; rerunning resumes an interrupted survey.")
+    p.add_argument("--deals", metavar="SPEC", help="game numbers, like 1-1000,5000-5999,417")
+    p.add_argument("--sample", type=_positive, metavar="K",
+                   help="K game numbers drawn uniformly from PySolFC's whole numbering")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of --sample (default 0)")
+    p.add_argument("--variant", default="bakers_dozen", metavar="V",
+                   help=f"rules preset: {', '.join(variant_names())} (default bakers_dozen)")
+    p.add_argument("--players", default="solver", metavar="P,...", help="players (default solver)")
+    p.add_argument("--jobs", type=int, default=-1, metavar="N",
+                   help="parallel workers (default -1: every core)")
+    p.add_argument("--backend", choices=("loky", "dask"), default="loky")
+    p.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address, tcp://host:port")
+    p.add_argument("--chunk-size", type=_positive, default=100, metavar="K",
+                   help="deals per chunk file (default 100)")
+    p.add_argument("--max-nodes", type=_positive, metavar="K", help="solver node budget per deal")
+    p.add_argument("--out", required=True, metavar="PATH", help="output directory (Parquet dataset)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=_cmd_survey)
     return parser
 
 
