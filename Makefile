@@ -20,7 +20,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 survey: $(STAMP)
-	$(BIN)/bakers-lab survey --deals 1-1000 --variant bakers_dozen --players solver --out data/survey_bakers_dozen_1-1000
+	$(BIN)/bakers-lab survey --deals 1-1000 --variant bakers_dozen --players solver --jobs -1 --out data/runs/bakers_dozen_1-1000
 
 clean:
 	rm -rf $(VENV) build *.egg-info

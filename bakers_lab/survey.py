@@ -176,7 +176,7 @@ def _run_chunk(out: str, index: int, numbers: Sequence[int], r: Rules,
     table = _chunk_table(numbers, r, players, max_nodes)
     final = Path(out) / f"chunk-{index:06d}.parquet"
     tmp = Path(out) / f".chunk-{index:06d}.{os.getpid()}.tmp"
-    table.to_parquet(tmp, index=False)
+    table.to_parquet(tmp, index=False, compression="zstd")
     os.replace(tmp, final)
     return index, len(numbers), time.perf_counter() - t0
 
