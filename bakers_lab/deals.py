@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Literal, Optional, Sequence, Union
 
 from .boardtext import BoardTextError, ParsedBoard, format_board, parse_board
-from .cards import Card, Suit
+from .cards import Card, Suit, rank_char
 from .rules import Rules, rules as _rules
 from .shuffles import MAX_GAME_NUMBER, MAX_SEED, shuffle_pysolfc, shuffle_seeded
 
@@ -215,12 +215,11 @@ def validate_cards(r: Rules, columns: Sequence[Sequence[Card]],
             if not isinstance(card, Card):
                 raise DealError(f"{where(i)}{card!r} is not a Card")
             if card.rank > r.ranks:
-                raise DealError(f"{where(i)}{card} is not in a deck of ranks A-{card.rank - 1}"
-                                if r.ranks < 13 else f"{where(i)}{card} is not a card")
+                raise DealError(f"{where(i)}{card} is not in a deck of ranks A-{rank_char(r.ranks)}")
             if card in seen:
                 raise DealError(f"{where(i)}card {card} appears twice (also {seen[card]})")
             seen[card] = where(i).rstrip(": ")
-    for s, pile in enumerate(foundations):
+    for pile in foundations:
         for card in pile:
             if card in seen:
                 raise DealError(f"card {card} appears twice (on the foundation and {seen[card]})")

@@ -1,6 +1,5 @@
 """Deals equal PySolFC's, for every preset PySolFC has; board text round-trips."""
 
-import random
 
 import pytest
 from hypothesis import given, strategies as st
@@ -280,3 +279,10 @@ def test_good_measure_needs_its_aces():
     assert text.startswith("Foundations:")
     with pytest.raises(DealError, match="missing"):
         bl.Deal.from_text(text.split("\n", 1)[1], variant="good_measure")
+
+
+def test_card_outside_a_small_deck():
+    small = bl.rules("bakers_dozen").replace(ranks=4, columns=4)
+    text = "AC 2C 3C 4C\nAS 2S 3S 4S\nAH 2H 3H 4H\nAD 2D 3D 7D\n"
+    with pytest.raises(DealError, match="line 4: 7D is not in a deck of ranks A-4"):
+        bl.Deal.from_text(text, variant=small)
