@@ -402,23 +402,7 @@ def dfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, max
     raw2 = np.zeros(ncols, np.uint64)
     hsh = np.zeros(2, np.uint64)
     bad = np.zeros(ncols, np.int64)
-    for c in range(ncols):
-        for j in range(lens[c]):
-            x = cols[c, j]
-            loc_col[x] = c
-            loc_dep[x] = j
-            raw1[c] ^= Z1[x, j]
-            raw2[c] ^= Z2[x, j]
-        hsh[0] += mix1(raw1[c])
-        hsh[1] += mix2(raw2[c])
-        bad[c] = column_bad(cols, lens, c)
-    for s in range(4):
-        for j in range(plen[s]):
-            x = piles[s, j]
-            loc_col[x] = -1 - s
-            loc_dep[x] = j
-            hsh[0] += ZP1[s, x]
-            hsh[1] += ZP2[s, x]
+    init_aux(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, loc_col, loc_dep, raw1, raw2, hsh, bad)
     tt = np.zeros((1 << tt_bits, 2), np.uint64)
     rng = np.zeros(1, np.uint64)
     rng[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x2545F4914F6CDD1D)
