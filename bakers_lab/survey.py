@@ -277,8 +277,7 @@ def _execute(out: str, todo: list[int], chunks: list[list[int]], r: Rules,
     if backend == "dask":
         from distributed import Client
 
-        with Client(scheduler) as client, parallel_config(backend="dask", wait_for_workers_timeout=60):
-            del client
+        with Client(scheduler), parallel_config(backend="dask", wait_for_workers_timeout=60):
             yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks)
     else:
         yield from Parallel(n_jobs=n_jobs, backend="loky",
