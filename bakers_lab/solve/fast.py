@@ -213,11 +213,9 @@ def _arrays(g: GameState) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
 #: entangled the columns are), and path length.
 _WEIGHTS = ((1, 1, 0, 1, 0), (2, 2, 0, 1, 0), (1, 1, 0, 0, 0), (1, 2, 0, 1, 0),
             (2, 2, 0, 0, 1), (3, 3, 0, 2, 0))
-#: Largest node budget of one best-first run (it stores every position: ~100 bytes each).
-_MAX_GBFS_RUN = 2_000_000
-
-
 #: Best-first restarts: (node budget, how many), in order; the last size repeats.
+#: A run stores every position it keeps (about 100 bytes each), so the largest
+#: run, 100,000 nodes, needs about 10 MB.
 _GBFS_STAGES = ((5_000, 32), (20_000, 128), (100_000, 10**9))
 #: Share of the budget (after the probe) that best-first restarts may use: with
 #: the doom check most unsolvable deals are caught early, so the restarts get
