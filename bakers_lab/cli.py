@@ -15,6 +15,7 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Callable, NoReturn, Optional, Sequence
 
 from . import __version__
@@ -58,7 +59,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     if (args.number is None) == (args.board is None):
         raise ValueError("give a game number or --board FILE (one of them)")
     if args.board is not None:
-        text = sys.stdin.read() if args.board == "-" else open(args.board, encoding="utf-8").read()
+        text = sys.stdin.read() if args.board == "-" else Path(args.board).read_text(encoding="utf-8")
         position: Deal = Deal.from_text(text, variant=_rules(args.variant))
     else:
         position = deal(args.number, variant=args.variant)

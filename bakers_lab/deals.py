@@ -21,7 +21,7 @@ from typing import Callable, Literal, Optional, Sequence, Union
 
 from .boardtext import BoardTextError, ParsedBoard, format_board, parse_board
 from .cards import Card, Suit, rank_char
-from .rules import Rules, rules as _rules
+from .rules import PRESETS, Rules, rules as _rules
 from .shuffles import MAX_GAME_NUMBER, MAX_SEED, shuffle_pysolfc, shuffle_seeded
 
 __all__ = ["Deal", "DealError", "deal", "seeded_deal", "KingRule"]
@@ -110,7 +110,7 @@ class Deal:
         return hash((self.rules, self.columns, self.foundations))
 
     def __repr__(self) -> str:
-        variant = self.rules.name if self.rules.name in _preset_names() else self.rules
+        variant = self.rules.name if PRESETS.get(self.rules.name) == self.rules else self.rules
         if self.number is not None:
             return f"deal({self.number}, variant={variant!r})"
         if self.seed is not None:
@@ -172,12 +172,6 @@ def _title(d: Deal) -> str:
     if d.seed is not None:
         return f"{d.rules.name} seed {d.seed}"
     return d.rules.name
-
-
-def _preset_names() -> tuple[str, ...]:
-    from .rules import PRESETS
-
-    return tuple(PRESETS)
 
 
 def board_to_cards(board: ParsedBoard, r: Rules) -> tuple[

@@ -306,23 +306,48 @@ def tt_seen(tt, h1, h2):
     return False
 
 
+#: Weights of the depth-first search's move ordering (see :func:`evaluate`).
+DFS_WEIGHTS = np.array([4, 4, 1, 0, 0], dtype=np.int64)
+
+
 @njit(cache=True)
-def evaluate(lens, plen, bad, loc_col, loc_dep, P):
-    """Move-ordering score, lower is better: cards not home, cards that must
-    visit the tableau, and cards above each suit's next foundation card."""
+def evaluate(lens, plen, bad, loc_col, loc_dep, P, weights, rounds, depth):
+    """Score of a position, lower is better: weighted cards not home, cards
+    that must visit the tableau, cards above each suit's next foundation card,
+    rounds the doom check took, and path length."""
+    ranks = P[P_RANKS]
     home = plen[0] + plen[1] + plen[2] + plen[3]
     nbad = 0
     for c in range(P[P_NCOLS]):
         nbad += bad[c]
     block = 0
-    ranks = P[P_RANKS]
     for s in range(4):
         if plen[s] < ranks:
             x = s * 13 + plen[s]
             col = loc_col[x]
             if col >= 0:
                 block += lens[col] - 1 - loc_dep[x]
-    return 4 * (4 * ranks - home) + 4 * nbad + block
+    return (weights[0] * (4 * ranks - home) + weights[1] * nbad + weights[2] * block
+            + weights[3] * rounds + weights[4] * depth)
+
+
+@njit(cache=True)
+def new_aux(ncols):
+    """Scratch of a search: card locations, column hashes, position key, bad
+    counts, and the doom check's arrays."""
+    return (np.full(52, -99, np.int64), np.zeros(52, np.int64), np.zeros(ncols, np.uint64),
+            np.zeros(ncols, np.uint64), np.zeros(2, np.uint64), np.zeros(ncols, np.int64),
+            np.zeros(52, np.bool_), np.zeros(52, np.bool_), np.zeros(52, np.bool_),
+            np.zeros(2, np.int64))
+
+
+@njit(cache=True)
+def new_rng(seed):
+    rng = np.zeros(1, np.uint64)
+    rng[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x2545F4914F6CDD1D)
+    if rng[0] == 0:
+        rng[0] = ONE
+    return rng
 
 
 @njit(cache=True)
@@ -396,22 +421,10 @@ def dfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, max
     """
     ncols = P[P_NCOLS]
     decksize = 4 * P[P_RANKS]
-    loc_col = np.full(52, -99, np.int64)
-    loc_dep = np.zeros(52, np.int64)
-    raw1 = np.zeros(ncols, np.uint64)
-    raw2 = np.zeros(ncols, np.uint64)
-    hsh = np.zeros(2, np.uint64)
-    bad = np.zeros(ncols, np.int64)
+    loc_col, loc_dep, raw1, raw2, hsh, bad, fM, fG, fA, finfo = new_aux(ncols)
     init_aux(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, loc_col, loc_dep, raw1, raw2, hsh, bad)
     tt = np.zeros((1 << tt_bits, 2), np.uint64)
-    rng = np.zeros(1, np.uint64)
-    rng[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x2545F4914F6CDD1D)
-    if rng[0] == 0:
-        rng[0] = ONE
-    fM = np.zeros(52, np.bool_)
-    fG = np.zeros(52, np.bool_)
-    fA = np.zeros(52, np.bool_)
-    finfo = np.zeros(2, np.int64)
+    rng = new_rng(seed)
 
     # the generated moves of every node on the path, one flat stack:
     # node d's moves are mstack[base[d] : base[d] + nmov[d]]
@@ -448,7 +461,7 @@ def dfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, max
                                 trail, tp, True)
                 t2 = autoplay(cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh,
                               bad, Z1, Z2, ZP1, ZP2, trail, t2, P)
-                score = evaluate(lens, plen, bad, loc_col, loc_dep, P)
+                score = evaluate(lens, plen, bad, loc_col, loc_dep, P, DFS_WEIGHTS, 0, 0)
                 undo_to(tp, t2, cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh,
                         bad, Z1, Z2, ZP1, ZP2, trail)
                 keys[k] = score * 1024 + np.int64(xorshift(rng) & np.uint64(1023))
@@ -623,22 +636,10 @@ def gbfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, ma
     gdepth = np.zeros(cap, np.int32)
     hk = np.empty(cap, np.int64)
     hv = np.empty(cap, np.int32)
-    loc_col = np.empty(52, np.int64)
-    loc_dep = np.zeros(52, np.int64)
-    raw1 = np.zeros(ncols, np.uint64)
-    raw2 = np.zeros(ncols, np.uint64)
-    hsh = np.zeros(2, np.uint64)
-    bad = np.zeros(ncols, np.int64)
+    loc_col, loc_dep, raw1, raw2, hsh, bad, fM, fG, fA, finfo = new_aux(ncols)
     tt = np.zeros((1 << tt_bits, 2), np.uint64)
     buf = np.zeros(max_moves, np.int64)
-    rng = np.zeros(1, np.uint64)
-    rng[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x2545F4914F6CDD1D)
-    if rng[0] == 0:
-        rng[0] = ONE
-    fM = np.zeros(52, np.bool_)
-    fG = np.zeros(52, np.bool_)
-    fA = np.zeros(52, np.bool_)
-    finfo = np.zeros(2, np.int64)
+    rng = new_rng(seed)
 
     init_aux(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, loc_col, loc_dep, raw1, raw2, hsh, bad)
     tp0 = autoplay(cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh, bad,
@@ -685,18 +686,8 @@ def gbfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, ma
                         parent[nstored] = k
                         pmove[nstored] = m
                         gdepth[nstored] = gdepth[k] + 1
-                        nbad = 0
-                        for c in range(ncols):
-                            nbad += bad[c]
-                        block = 0
-                        for s in range(4):
-                            if plen[s] < P[P_RANKS]:
-                                x = s * 13 + plen[s]
-                                if loc_col[x] >= 0:
-                                    block += lens[loc_col[x]] - 1 - loc_dep[x]
-                        score = (weights[0] * (decksize - home) + weights[1] * nbad
-                                 + weights[2] * block + weights[3] * finfo[0]
-                                 + weights[4] * gdepth[nstored])
+                        score = evaluate(lens, plen, bad, loc_col, loc_dep, P, weights,
+                                         finfo[0], gdepth[nstored])
                         key = score * 4096 + np.int64(xorshift(rng) & np.uint64(4095))
                         nheap = heap_push(hk, hv, nheap, key, nstored)
                         nstored += 1
