@@ -239,6 +239,17 @@ def autoplay(cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh, bad,
 
 
 @njit(cache=True)
+def step(m, cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh, bad,
+         Z1, Z2, ZP1, ZP2, trail, tp, P):
+    """Play encoded move ``m`` and then every safe foundation move, recording
+    them on the trail; returns the new trail pointer."""
+    tp = move_cards(m & 63, (m >> 6) & 63, m >> 12, cols, lens, piles, plen, loc_col,
+                    loc_dep, raw1, raw2, hsh, bad, Z1, Z2, ZP1, ZP2, trail, tp, True)
+    return autoplay(cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh, bad,
+                    Z1, Z2, ZP1, ZP2, trail, tp, P)
+
+
+@njit(cache=True)
 def undo_to(tp_target, tp, cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh, bad,
             Z1, Z2, ZP1, ZP2, trail):
     while tp > tp_target:
@@ -456,11 +467,8 @@ def dfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, max
             n = gen_moves(cols, lens, piles, plen, P, buf)
             for k in range(n):
                 m = buf[k]
-                t2 = move_cards(m & 63, (m >> 6) & 63, m >> 12, cols, lens, piles, plen,
-                                loc_col, loc_dep, raw1, raw2, hsh, bad, Z1, Z2, ZP1, ZP2,
-                                trail, tp, True)
-                t2 = autoplay(cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh,
-                              bad, Z1, Z2, ZP1, ZP2, trail, t2, P)
+                t2 = step(m, cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh, bad,
+                          Z1, Z2, ZP1, ZP2, trail, tp, P)
                 score = evaluate(lens, plen, bad, loc_col, loc_dep, P, DFS_WEIGHTS, 0, 0)
                 undo_to(tp, t2, cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh,
                         bad, Z1, Z2, ZP1, ZP2, trail)
@@ -488,10 +496,8 @@ def dfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, max
         if idx[depth] < nmov[depth]:
             m = mstack[base[depth] + idx[depth]]
             idx[depth] += 1
-            tp = move_cards(m & 63, (m >> 6) & 63, m >> 12, cols, lens, piles, plen, loc_col,
-                            loc_dep, raw1, raw2, hsh, bad, Z1, Z2, ZP1, ZP2, trail, tp, True)
-            tp = autoplay(cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh, bad,
-                          Z1, Z2, ZP1, ZP2, trail, tp, P)
+            tp = step(m, cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh, bad,
+                      Z1, Z2, ZP1, ZP2, trail, tp, P)
             nodes += 1
             if plen[0] + plen[1] + plen[2] + plen[3] == decksize:
                 return SOLVED, nodes, tp
@@ -665,11 +671,8 @@ def gbfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, ma
         n = gen_moves(cols, lens, piles, plen, P, buf)
         for a in range(n):
             m = buf[a]
-            t2 = move_cards(m & 63, (m >> 6) & 63, m >> 12, cols, lens, piles, plen,
-                            loc_col, loc_dep, raw1, raw2, hsh, bad, Z1, Z2, ZP1, ZP2,
-                            trail, tp0, True)
-            t2 = autoplay(cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh,
-                          bad, Z1, Z2, ZP1, ZP2, trail, t2, P)
+            t2 = step(m, cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh, bad,
+                      Z1, Z2, ZP1, ZP2, trail, tp0, P)
             nodes += 1
             if not tt_seen(tt, hsh[0], hsh[1]):
                 home = plen[0] + plen[1] + plen[2] + plen[3]
@@ -714,10 +717,8 @@ def gbfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, ma
     tp = tp0
     for i in range(d - 1, -1, -1):
         m = path[i]
-        tp = move_cards(m & 63, (m >> 6) & 63, m >> 12, cols, lens, piles, plen, loc_col,
-                        loc_dep, raw1, raw2, hsh, bad, Z1, Z2, ZP1, ZP2, trail, tp, True)
-        tp = autoplay(cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh, bad,
-                      Z1, Z2, ZP1, ZP2, trail, tp, P)
+        tp = step(m, cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh, bad,
+                  Z1, Z2, ZP1, ZP2, trail, tp, P)
     return SOLVED, nodes, tp
 
 
