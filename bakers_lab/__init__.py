@@ -7,21 +7,28 @@
 True
 """
 
+from typing import TYPE_CHECKING
+
 from .boardtext import BoardTextError
 from .cards import Card, CardError, Suit
 from .deals import Deal, DealError, deal, seeded_deal
+from .features import deal_features, describe_features
 from .game import GameState, Outcome
 from .moves import Dest, IllegalMoveError, Move, MoveError, parse_moves
 from .rules import PRESETS, Rules, RulesError, UnknownVariantError, rules, variant_names
-from . import solve
-from .solve import SolveResult, SolverError
+from .solve import SolverError, SolveResult
 from .stats import wilson_interval, win_rates
 from .survey import SurveyError, read_survey, survey
-from .features import deal_features, describe_features
+
+if TYPE_CHECKING:  # for type checkers bl.solve is the function it calls
+    from .solve.fast import solve
+else:  # at run time the callable package, so that `import bakers_lab.solve.fast` works too
+    from . import solve
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "PRESETS",
     "BoardTextError",
     "Card",
     "CardError",
@@ -33,13 +40,12 @@ __all__ = [
     "Move",
     "MoveError",
     "Outcome",
-    "PRESETS",
     "Rules",
     "RulesError",
     "SolveResult",
-    "SurveyError",
     "SolverError",
     "Suit",
+    "SurveyError",
     "UnknownVariantError",
     "deal",
     "deal_features",

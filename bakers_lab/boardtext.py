@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from .cards import Card, CardError, Suit, parse_rank, rank_char
 
-__all__ = ["BoardTextError", "ParsedBoard", "parse_board", "format_board"]
+__all__ = ["BoardTextError", "ParsedBoard", "format_board", "parse_board"]
 
 _FOUNDATION_ORDER = (Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES)
 
@@ -42,7 +42,9 @@ def _parse_foundations(line: str, lineno: int) -> dict[Suit, int]:
     for token in line.split(":", 1)[1].split():
         suit_text, sep, rank_text = token.partition("-")
         if not sep:
-            raise BoardTextError(f"line {lineno}: bad foundation {token!r} (expected like H-5 or S-0)")
+            raise BoardTextError(
+                f"line {lineno}: bad foundation {token!r} (expected like H-5 or S-0)"
+            )
         try:
             suit = Suit.parse(suit_text)
             height = 0 if rank_text.strip() == "0" else parse_rank(rank_text)
@@ -94,8 +96,10 @@ def parse_board(text: str) -> ParsedBoard:
     return board
 
 
-def format_board(columns: "list[list[Card]] | tuple[tuple[Card, ...], ...]",
-                 foundations: "dict[Suit, int] | None" = None) -> str:
+def format_board(
+    columns: list[list[Card]] | tuple[tuple[Card, ...], ...],
+    foundations: dict[Suit, int] | None = None,
+) -> str:
     """Board text: a ``Foundations:`` line when any foundation is non-empty, then columns.
 
     >>> print(format_board([[Card.parse("KH"), Card.parse("5S")], []], {Suit.HEARTS: 1}), end="")

@@ -17,7 +17,9 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-__all__ = ["Suit", "Card", "CardError", "RANK_CHARS", "rank_char", "parse_rank"]
+from .validate import as_int, is_bool
+
+__all__ = ["RANK_CHARS", "Card", "CardError", "Suit", "parse_rank", "rank_char"]
 
 #: One character per rank, index 1 … 13 (index 0 unused).
 RANK_CHARS = "-A23456789TJQK"
@@ -104,11 +106,13 @@ class Card:
     suit: Suit
 
     def __post_init__(self) -> None:
-        if not isinstance(self.rank, int) or not 1 <= self.rank <= 13:
-            raise CardError(f"rank must be an int from 1 (Ace) to 13 (King), not {self.rank!r}")
+        rank = as_int(self.rank, "rank", low=1, high=13, error=CardError)
+        object.__setattr__(self, "rank", rank)  # numpy and Decimal integers become int
         if not isinstance(self.suit, Suit):
+            if is_bool(self.suit):
+                raise CardError(f"suit must be a Suit or 0-3, not {self.suit!r}")
             try:
-                object.__setattr__(self, "suit", Suit(self.suit))
+                object.__setattr__(self, "suit", Suit(as_int(self.suit, "suit", error=CardError)))
             except ValueError:
                 raise CardError(f"suit must be a Suit or 0-3, not {self.suit!r}") from None
 
@@ -134,9 +138,7 @@ class Card:
     @classmethod
     def from_index(cls, index: int) -> Card:
         """The card with PySolFC id ``index`` (``suit * 13 + rank - 1``)."""
-        if not 0 <= index < 52:
-            raise CardError(f"card index must be 0-51, not {index}")
-        return _BY_INDEX[index]
+        return _BY_INDEX[as_int(index, "card index", low=0, high=51, error=CardError)]
 
     @property
     def index(self) -> int:

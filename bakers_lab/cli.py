@@ -15,14 +15,16 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, NoReturn, Optional, Sequence
+from typing import NoReturn
 
 from . import __version__
 from .deals import Deal, deal
-from .rules import rules as _rules, variant_names
+from .rules import rules as _rules
+from .rules import variant_names
 
-__all__ = ["main", "build_parser", "deal_json"]
+__all__ = ["build_parser", "deal_json", "main"]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -59,7 +61,9 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     if (args.number is None) == (args.board is None):
         raise ValueError("give a game number or --board FILE (one of them)")
     if args.board is not None:
-        text = sys.stdin.read() if args.board == "-" else Path(args.board).read_text(encoding="utf-8")
+        text = (
+            sys.stdin.read() if args.board == "-" else Path(args.board).read_text(encoding="utf-8")
+        )
         position: Deal = Deal.from_text(text, variant=_rules(args.variant))
     else:
         position = deal(args.number, variant=args.variant)
@@ -69,8 +73,10 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_json()))
     else:
         what = f"game {position.number}" if position.number is not None else "board"
-        print(f"{result.variant} {what}: {result.outcome} "
-              f"({result.nodes} nodes, {result.seconds:.3f} s)")
+        print(
+            f"{result.variant} {what}: {result.outcome} "
+            f"({result.nodes} nodes, {result.seconds:.3f} s)"
+        )
         if result.moves:
             print(result.solution)
     return 0
@@ -82,17 +88,30 @@ def _cmd_survey(args: argparse.Namespace) -> int:
 
     if (args.deals is None) == (args.sample is None):
         raise ValueError("give --deals SPEC or --sample K (one of them)")
-    numbers = parse_deals(args.deals) if args.deals is not None else sample_deals(args.sample, args.seed)
+    numbers = (
+        parse_deals(args.deals) if args.deals is not None else sample_deals(args.sample, args.seed)
+    )
     t0 = time.perf_counter()
-    table = survey(numbers, variant=args.variant, players=args.players, out=args.out,
-                   n_jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
-                   chunk_size=args.chunk_size, max_nodes=args.max_nodes, progress=not args.quiet)
+    table = survey(
+        numbers,
+        variant=args.variant,
+        players=args.players,
+        out=args.out,
+        n_jobs=args.jobs,
+        backend=args.backend,
+        scheduler=args.scheduler,
+        chunk_size=args.chunk_size,
+        max_nodes=args.max_nodes,
+        progress=not args.quiet,
+    )
     wall = time.perf_counter() - t0
     print(f"{len(table)} rows in {args.out} ({wall:.1f} s this run)")
     for row in win_rates(table).itertuples():
-        print(f"{row.variant} {row.player}: won {row.won} of {row.won + row.lost} resolved "
-              f"= {100 * row.rate:.2f} % (95 % Wilson interval {100 * row.ci_low:.2f}-"
-              f"{100 * row.ci_high:.2f} %); unresolved {row.unresolved}")
+        print(
+            f"{row.variant} {row.player}: won {row.won} of {row.won + row.lost} resolved "
+            f"= {100 * row.rate:.2f} % (95 % Wilson interval {100 * row.ci_low:.2f}-"
+            f"{100 * row.ci_high:.2f} %); unresolved {row.unresolved}"
+        )
     return 0
 
 
@@ -111,47 +130,89 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("deal", help="print PySolFC's game N", description="Print PySolFC's game N.")
     p.add_argument("number", type=int, metavar="N", help="PySolFC game number (1 or more)")
-    p.add_argument("--variant", default="bakers_dozen", metavar="V",
-                   help=f"rules preset: {', '.join(variant_names())} (default bakers_dozen)")
-    p.add_argument("--format", choices=("text", "json"), default="text",
-                   help="board text (what fc-solve reads) or JSON")
+    p.add_argument(
+        "--variant",
+        default="bakers_dozen",
+        metavar="V",
+        help=f"rules preset: {', '.join(variant_names())} (default bakers_dozen)",
+    )
+    p.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="board text (what fc-solve reads) or JSON",
+    )
     p.set_defaults(run=_cmd_deal)
 
-    p = sub.add_parser("solve", help="solve a game or a board",
-                       description="Prove a deal solvable (printing a verified solution) or unsolvable.")
+    p = sub.add_parser(
+        "solve",
+        help="solve a game or a board",
+        description="Prove a deal solvable (printing a verified solution) or unsolvable.",
+    )
     p.add_argument("number", type=int, nargs="?", metavar="N", help="PySolFC game number")
     p.add_argument("--board", metavar="FILE", help="board text file (- for stdin) instead of N")
-    p.add_argument("--variant", default="bakers_dozen", metavar="V",
-                   help=f"rules preset: {', '.join(variant_names())} (default bakers_dozen)")
-    p.add_argument("--max-nodes", type=_positive, metavar="K",
-                   help="node budget (default: the solver's, a few seconds at most)")
+    p.add_argument(
+        "--variant",
+        default="bakers_dozen",
+        metavar="V",
+        help=f"rules preset: {', '.join(variant_names())} (default bakers_dozen)",
+    )
+    p.add_argument(
+        "--max-nodes",
+        type=_positive,
+        metavar="K",
+        help="node budget (default: the solver's, a few seconds at most)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=_cmd_solve)
 
-    p = sub.add_parser("survey", help="solve many deals into a Parquet table",
-                       description="Solve many numbered deals in parallel into a Parquet "
-                                   "dataset; rerunning resumes an interrupted survey.")
+    p = sub.add_parser(
+        "survey",
+        help="solve many deals into a Parquet table",
+        description="Solve many numbered deals in parallel into a Parquet "
+        "dataset; rerunning resumes an interrupted survey.",
+    )
     p.add_argument("--deals", metavar="SPEC", help="game numbers, like 1-1000,5000-5999,417")
-    p.add_argument("--sample", type=_positive, metavar="K",
-                   help="K game numbers drawn uniformly from PySolFC's whole numbering")
+    p.add_argument(
+        "--sample",
+        type=_positive,
+        metavar="K",
+        help="K game numbers drawn uniformly from PySolFC's whole numbering",
+    )
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of --sample (default 0)")
-    p.add_argument("--variant", default="bakers_dozen", metavar="V",
-                   help=f"rules preset: {', '.join(variant_names())} (default bakers_dozen)")
+    p.add_argument(
+        "--variant",
+        default="bakers_dozen",
+        metavar="V",
+        help=f"rules preset: {', '.join(variant_names())} (default bakers_dozen)",
+    )
     p.add_argument("--players", default="solver", metavar="P,...", help="players (default solver)")
-    p.add_argument("--jobs", type=int, default=-1, metavar="N",
-                   help="parallel workers (default -1: every core)")
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=-1,
+        metavar="N",
+        help="parallel workers (default -1: every core)",
+    )
     p.add_argument("--backend", choices=("loky", "dask"), default="loky")
     p.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address, tcp://host:port")
-    p.add_argument("--chunk-size", type=_positive, default=100, metavar="K",
-                   help="deals per chunk file (default 100)")
+    p.add_argument(
+        "--chunk-size",
+        type=_positive,
+        default=100,
+        metavar="K",
+        help="deals per chunk file (default 100)",
+    )
     p.add_argument("--max-nodes", type=_positive, metavar="K", help="solver node budget per deal")
-    p.add_argument("--out", required=True, metavar="PATH", help="output directory (Parquet dataset)")
+    p.add_argument(
+        "--out", required=True, metavar="PATH", help="output directory (Parquet dataset)"
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=_cmd_survey)
     return parser
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; return its exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)

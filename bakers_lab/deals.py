@@ -16,15 +16,21 @@ same cards and rules are equal whatever their provenance.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Literal, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Literal
 
 from .boardtext import BoardTextError, ParsedBoard, format_board, parse_board
 from .cards import Card, Suit, rank_char
-from .rules import PRESETS, Rules, rules as _rules
+from .rules import PRESETS, Rules
+from .rules import rules as _rules
 from .shuffles import MAX_GAME_NUMBER, MAX_SEED, shuffle_pysolfc, shuffle_seeded
+from .validate import as_int
 
-__all__ = ["Deal", "DealError", "deal", "seeded_deal", "KingRule"]
+if TYPE_CHECKING:  # display types only; render.py is imported lazily
+    from .render import Highlight
+
+__all__ = ["Deal", "DealError", "KingRule", "deal", "game_number", "seeded_deal"]
 
 #: How the Kings went to the bottom at the deal: PySolFC's swap, or the seed
 #: texts' stable rule (order of the other cards kept).
@@ -66,7 +72,7 @@ def _move_to_bottom(cards: list[Card], select: Callable[[Card], bool], ncards: i
         if select(c):
             extracted.append((int(c.suit), i, c))
             if len(extracted) >= ncards:
-                rest += cards[k + 1:]
+                rest += cards[k + 1 :]
                 break
         else:
             rest.append(c)
@@ -90,9 +96,9 @@ class Deal:
     rules: Rules
     columns: tuple[tuple[Card, ...], ...]
     foundations: tuple[tuple[Card, ...], ...] = ((), (), (), ())
-    number: Optional[int] = field(default=None)
-    seed: Optional[int] = field(default=None)
-    king_rule: Optional[KingRule] = field(default=None)
+    number: int | None = field(default=None)
+    seed: int | None = field(default=None)
+    king_rule: KingRule | None = field(default=None)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "columns", tuple(tuple(c) for c in self.columns))
@@ -104,7 +110,10 @@ class Deal:
         if not isinstance(other, Deal):
             return NotImplemented
         return (self.rules, self.columns, self.foundations) == (
-            other.rules, other.columns, other.foundations)
+            other.rules,
+            other.columns,
+            other.foundations,
+        )
 
     def __hash__(self) -> int:
         return hash((self.rules, self.columns, self.foundations))
@@ -134,7 +143,7 @@ class Deal:
         return format_board(self.columns, heights)
 
     @classmethod
-    def from_text(cls, text: str, variant: Union[str, Rules] = "bakers_dozen") -> Deal:
+    def from_text(cls, text: str, variant: str | Rules = "bakers_dozen") -> Deal:
         """A deal from board text; errors name the line and the problem.
 
         >>> Deal.from_text("KS TC AC 2D\\n", variant="bakers_dozen")
@@ -154,13 +163,14 @@ class Deal:
 
         return board_str(self.columns, self.foundations, title=_title(self))
 
-    def to_html(self, *, layout: str = "row", highlight: object = ()) -> str:
+    def to_html(self, *, layout: str = "row", highlight: Highlight | None = ()) -> str:
         """An HTML picture of the deal: ``layout="7+6"`` for two rows; ``highlight``
         takes cards (or their text, like ``"7C"``) to outline."""
         from .render import board_html
 
-        return board_html(self.columns, self.foundations, title=_title(self),
-                          layout=layout, highlight=highlight)  # type: ignore[arg-type]
+        return board_html(
+            self.columns, self.foundations, title=_title(self), layout=layout, highlight=highlight
+        )
 
     def _repr_html_(self) -> str:
         return self.to_html()
@@ -174,28 +184,56 @@ def _title(d: Deal) -> str:
     return d.rules.name
 
 
-def board_to_cards(board: ParsedBoard, r: Rules) -> tuple[
-        tuple[tuple[Card, ...], ...], tuple[tuple[Card, ...], ...]]:
+def board_to_cards(
+    board: ParsedBoard, r: Rules
+) -> tuple[tuple[tuple[Card, ...], ...], tuple[tuple[Card, ...], ...]]:
     """Columns and foundation piles from parsed text under rules ``r``."""
     piles: list[tuple[Card, ...]] = [(), (), (), ()]
     for suit, height in board.foundations.items():
         if height > r.ranks:
-            raise DealError(f"line {board.foundation_line}: foundation {suit.letter} "
-                            f"is higher than the top rank of a {r.ranks}-rank deck")
+            raise DealError(
+                f"line {board.foundation_line}: foundation {suit.letter} "
+                f"is higher than the top rank of a {r.ranks}-rank deck"
+            )
         if r.foundation_build == "alternate_colour" and height > 1:
-            raise DealError(f"line {board.foundation_line}: a height like {suit.letter}-{height} "
-                            f"cannot say which cards lie on an alternate-colour foundation")
+            raise DealError(
+                f"line {board.foundation_line}: a height like {suit.letter}-{height} "
+                f"cannot say which cards lie on an alternate-colour foundation"
+            )
         piles[suit] = tuple(Card(k, suit) for k in range(1, height + 1))
     return tuple(tuple(c) for c in board.columns), tuple(piles)
 
 
-def validate_cards(r: Rules, columns: Sequence[Sequence[Card]],
-              foundations: Sequence[Sequence[Card]],
-              board: Optional[ParsedBoard] = None, deal_shape: bool = True) -> None:
+_PILE_ORDER = {
+    "same_suit": "a pile holds its suit from the Ace up, one rank at a time",
+    "alternate_colour": "a pile starts with the Ace of its suit, then goes up one rank at a "
+    "time in alternating colours",
+}
+
+
+def _pile_accepts(r: Rules, s: int, below: Card | None, card: Card) -> bool:
+    """Whether ``card`` may lie on ``below`` (``None``: the bottom) in foundation pile ``s``."""
+    if below is None:
+        return card.rank == 1 and card.suit == s
+    if card.rank != below.rank + 1:
+        return False
+    if r.foundation_build == "same_suit":
+        return card.suit == s
+    return card.is_red != below.is_red
+
+
+def validate_cards(
+    r: Rules,
+    columns: Sequence[Sequence[Card]],
+    foundations: Sequence[Sequence[Card]],
+    board: ParsedBoard | None = None,
+    deal_shape: bool = True,
+) -> None:
     """Raise :class:`DealError` unless every card of the deck is there once in
     ``r.columns`` columns and 4 foundation piles; with ``deal_shape``, also
     unless it is a deal: ``r.cards_per_column`` cards a column and
     ``r.aces_at_start`` Aces on their foundations."""
+
     def where(i: int) -> str:
         return f"line {board.column_lines[i]}: " if board else f"column {i + 1}: "
 
@@ -209,12 +247,24 @@ def validate_cards(r: Rules, columns: Sequence[Sequence[Card]],
             if not isinstance(card, Card):
                 raise DealError(f"{where(i)}{card!r} is not a Card")
             if card.rank > r.ranks:
-                raise DealError(f"{where(i)}{card} is not in a deck of ranks A-{rank_char(r.ranks)}")
+                raise DealError(
+                    f"{where(i)}{card} is not in a deck of ranks A-{rank_char(r.ranks)}"
+                )
             if card in seen:
                 raise DealError(f"{where(i)}card {card} appears twice (also {seen[card]})")
             seen[card] = where(i).rstrip(": ")
-    for pile in foundations:
-        for card in pile:
+    for s, pile in enumerate(foundations):
+        for k, card in enumerate(pile):
+            if not isinstance(card, Card):
+                raise DealError(f"foundation pile {Suit(s).letter}: {card!r} is not a Card")
+            if card.rank > r.ranks:
+                raise DealError(f"{card} is not in a deck of ranks A-{rank_char(r.ranks)}")
+            if not _pile_accepts(r, s, pile[k - 1] if k else None, card):
+                below = f"on {pile[k - 1]}" if k else "at the bottom"
+                raise DealError(
+                    f"foundation pile {Suit(s).letter} is not built in order: {card} {below} "
+                    f"({_PILE_ORDER[r.foundation_build]})"
+                )
             if card in seen:
                 raise DealError(f"card {card} appears twice (on the foundation and {seen[card]})")
             seen[card] = "foundation"
@@ -226,18 +276,38 @@ def validate_cards(r: Rules, columns: Sequence[Sequence[Card]],
         return
     for i, col in enumerate(columns):
         if len(col) != r.cards_per_column:
-            raise DealError(f"{where(i)}column {i + 1} has {len(col)} cards; "
-                            f"{r.name} deals {r.cards_per_column} per column")
+            raise DealError(
+                f"{where(i)}column {i + 1} has {len(col)} cards; "
+                f"{r.name} deals {r.cards_per_column} per column"
+            )
     home = [c for p in foundations for c in p]
-    for s, pile in enumerate(foundations):
-        if pile and (pile[0].rank != 1 or pile[0].suit != s):
-            raise DealError(f"foundation pile {Suit(s).letter} must start with its Ace")
     if len(home) != r.aces_at_start or any(c.rank != 1 for c in home):
-        raise DealError(f"{r.name} starts with {r.aces_at_start} Aces on the foundations, "
-                        f"not {' '.join(map(str, home)) or 'none'}")
+        raise DealError(
+            f"{r.name} starts with {r.aces_at_start} Aces on the foundations, "
+            f"not {' '.join(map(str, home)) or 'none'}"
+        )
 
 
-def deal(number: int, variant: Union[str, Rules] = "bakers_dozen") -> Deal:
+def game_number(number: object) -> int:
+    """A PySolFC game number as a plain ``int``: any integer type (numpy's, a
+    ``Decimal`` read from a survey table) from 1 to ``10**20 - 1``; anything else
+    raises :class:`DealError`.
+
+    >>> from decimal import Decimal
+    >>> game_number(Decimal("417"))
+    417
+    >>> game_number(0)
+    Traceback (most recent call last):
+    ...
+    bakers_lab.deals.DealError: PySolFC game numbers run from 1 to 99999999999999999999; got 0
+    """
+    n = as_int(number, "game number", error=DealError)
+    if not 1 <= n <= MAX_GAME_NUMBER:
+        raise DealError(f"PySolFC game numbers run from 1 to {MAX_GAME_NUMBER}; got {n}")
+    return n
+
+
+def deal(number: int, variant: str | Rules = "bakers_dozen") -> Deal:
     """PySolFC's game ``number`` of a variant, exactly as PySolFC deals it.
 
     Games 1 … 31999 use the Microsoft generator, later numbers Python's
@@ -249,10 +319,7 @@ def deal(number: int, variant: Union[str, Rules] = "bakers_dozen") -> Deal:
     ['KH', 'KD', 'KC', '6D']
     """
     r = _rules(variant)
-    if isinstance(number, bool) or not isinstance(number, int):
-        raise DealError(f"a game number is an int, not {number!r}")
-    if not 1 <= number <= MAX_GAME_NUMBER:
-        raise DealError(f"PySolFC game numbers run from 1 to {MAX_GAME_NUMBER}; got {number}")
+    number = game_number(number)
     cards = shuffle_pysolfc(_fresh_deck(r.ranks), number)
     if r.king_step:
         cards = _king_hook_pysolfc(cards, r.columns, r.top_rank)
@@ -262,7 +329,7 @@ def deal(number: int, variant: Union[str, Rules] = "bakers_dozen") -> Deal:
     return _lay_out(r, dealt, number=number, king_rule="pysolfc" if r.king_step else None)
 
 
-def seeded_deal(seed: int, variant: Union[str, Rules] = "bakers_dozen") -> Deal:
+def seeded_deal(seed: int, variant: str | Rules = "bakers_dozen") -> Deal:
     """bakers_lab's own deal for a 64-bit ``seed``, with the seed texts' stable
     King rule (Kings to the bottom of their column, every other order kept).
 
@@ -271,8 +338,7 @@ def seeded_deal(seed: int, variant: Union[str, Rules] = "bakers_dozen") -> Deal:
     first Aces of the shuffled deck go to their foundations.
     """
     r = _rules(variant)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise DealError(f"a seed is an int from 0 to 2**64 - 1, not {seed!r}")
+    seed = as_int(seed, "seed", low=0, high=MAX_SEED, error=DealError)
     cards = shuffle_seeded(_fresh_deck(r.ranks), seed)
     if r.aces_at_start:
         aces = [c for c in cards if c.rank == 1][: r.aces_at_start]
@@ -288,7 +354,7 @@ def _lay_out(r: Rules, dealt: list[Card], **provenance: object) -> Deal:
     """Deal ``dealt`` in rows, column 0 first (card k → column k mod n, row k div n);
     the cards after the tableau go to their foundations."""
     n_tableau = r.columns * r.cards_per_column
-    columns = [dealt[k:n_tableau:r.columns] for k in range(r.columns)]
+    columns = [dealt[k : n_tableau : r.columns] for k in range(r.columns)]
     piles: list[tuple[Card, ...]] = [(), (), (), ()]
     for ace in dealt[n_tableau:]:
         if ace.rank != 1:

@@ -43,9 +43,9 @@ piles or positions in a column.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Callable, Iterable, Mapping, Optional, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -56,16 +56,16 @@ from .deals import Deal
 from .rules import Rules
 
 __all__ = [
-    "Feature",
-    "FeatureFunc",
     "FEATURES",
     "FEATURE_DTYPE",
-    "deal_matrix",
-    "home_matrix",
+    "Feature",
+    "FeatureFunc",
     "deal_arrays",
-    "features_from_arrays",
     "deal_features",
+    "deal_matrix",
     "describe_features",
+    "features_from_arrays",
+    "home_matrix",
 ]
 
 IntArray = npt.NDArray[np.integer]
@@ -93,7 +93,8 @@ del _table
 # Arrays from deals
 # ---------------------------------------------------------------------------
 
-def _common_rules(deals: Sequence[Deal], rules: Optional[Rules]) -> Rules:
+
+def _common_rules(deals: Sequence[Deal], rules: Rules | None) -> Rules:
     """The one Rules record all ``deals`` share (and equal to ``rules`` if given)."""
     for i, d in enumerate(deals):
         if not isinstance(d, Deal):
@@ -114,14 +115,16 @@ def _common_rules(deals: Sequence[Deal], rules: Optional[Rules]) -> Rules:
                 diff = ", ".join(
                     f"{f.name} {getattr(d.rules, f.name)!r} vs {getattr(rules, f.name)!r}"
                     for f in dataclasses.fields(Rules)
-                    if getattr(d.rules, f.name) != getattr(rules, f.name))
-                problem = (f"deal {i} and {first} have different {rules.name!r} "
-                           f"Rules records ({diff})")
+                    if getattr(d.rules, f.name) != getattr(rules, f.name)
+                )
+                problem = (
+                    f"deal {i} and {first} have different {rules.name!r} Rules records ({diff})"
+                )
             raise ValueError(f"{problem}; features are computed for one set of rules at a time")
     return rules
 
 
-def deal_matrix(deals: Sequence[Deal], rules: Optional[Rules] = None) -> npt.NDArray[np.int8]:
+def deal_matrix(deals: Sequence[Deal], rules: Rules | None = None) -> npt.NDArray[np.int8]:
     """Card ids of the deals' columns: int8, shape ``(n_deals, n_columns, max_depth)``.
 
     Deepest card first, top card last, ``-1`` where a column has no card.
@@ -147,7 +150,7 @@ def deal_matrix(deals: Sequence[Deal], rules: Optional[Rules] = None) -> npt.NDA
     return out
 
 
-def home_matrix(deals: Sequence[Deal], rules: Optional[Rules] = None) -> npt.NDArray[np.int8]:
+def home_matrix(deals: Sequence[Deal], rules: Rules | None = None) -> npt.NDArray[np.int8]:
     """Foundation pile heights at the deal: int8, shape ``(n_deals, 4)``, pile ``s``
     the one that starts with the Ace of suit ``s`` (Clubs, Spades, Hearts, Diamonds).
 
@@ -156,12 +159,14 @@ def home_matrix(deals: Sequence[Deal], rules: Optional[Rules] = None) -> npt.NDA
     [[0, 1, 0, 1]]
     """
     _common_rules(deals, rules)
-    return np.array([[len(p) for p in d.foundations] for d in deals],
-                    dtype=np.int8).reshape(len(deals), 4)
+    return np.array([[len(p) for p in d.foundations] for d in deals], dtype=np.int8).reshape(
+        len(deals), 4
+    )
 
 
-def deal_arrays(deals: Sequence[Deal], rules: Optional[Rules] = None
-                ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8], Rules]:
+def deal_arrays(
+    deals: Sequence[Deal], rules: Rules | None = None
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8], Rules]:
     """``(cards, home, rules)``: what every feature function takes."""
     r = _common_rules(deals, rules)
     return deal_matrix(deals, r), home_matrix(deals, r), r
@@ -170,6 +175,7 @@ def deal_arrays(deals: Sequence[Deal], rules: Optional[Rules] = None
 # ---------------------------------------------------------------------------
 # Shared array helpers (pure functions of the arrays)
 # ---------------------------------------------------------------------------
+
 
 def _lengths(cards: IntArray) -> IntArray:
     """Cards in each column, shape (n, C)."""
@@ -224,8 +230,9 @@ def _tops(cards: IntArray) -> IntArray:
 def _builds_table(rules: Rules) -> BoolArray:
     """``B[c, t]``: card ``c`` may lie on card ``t`` in the tableau (53 × 53; 52 = no card)."""
     rank, suit, red = _RANK, _SUIT, _RED
-    ok = ((rank[None, :] == rank[:, None] + 1) & (rank[:, None] >= 1)
-          & (rank[None, :] <= rules.ranks))
+    ok = (
+        (rank[None, :] == rank[:, None] + 1) & (rank[:, None] >= 1) & (rank[None, :] <= rules.ranks)
+    )
     if rules.tableau_build == "same_suit":
         ok &= suit[:, None] == suit[None, :]
     elif rules.tableau_build == "alternate_colour":
@@ -253,9 +260,9 @@ def _pile_takes(x: IntArray, home: IntArray, rules: Rules) -> BoolArray:
     xr, xs, xred = _RANK[x], _SUIT[x], _RED[x]
     valid = (x >= 0) & (xr <= rules.ranks)
     extra = (1,) * (x.ndim - 1)
-    out = np.zeros(x.shape + (4,), dtype=np.bool_)
+    out = np.zeros((*x.shape, 4), dtype=np.bool_)
     for s in range(4):
-        h = home[:, s].astype(np.int16).reshape((-1,) + extra)
+        h = home[:, s].astype(np.int16).reshape((-1, *extra))
         takes = (h == 0) & (x == s * 13)  # an empty pile takes its own Ace
         if rules.foundation_build == "same_suit":
             follow = xs == s
@@ -288,8 +295,11 @@ def _lower_below(cards: IntArray) -> IntArray:
     out = np.zeros(cards.shape, dtype=np.int8)
     for q in range(1, cards.shape[2]):
         for p in range(q):
-            out[:, :, q] += (suit[:, :, q] == suit[:, :, p]) & (rank[:, :, q] > rank[:, :, p]) \
+            out[:, :, q] += (
+                (suit[:, :, q] == suit[:, :, p])
+                & (rank[:, :, q] > rank[:, :, p])
                 & (cards[:, :, p] >= 0)
+            )
     return out * (cards >= 0)
 
 
@@ -311,6 +321,7 @@ def _movable(cards: IntArray, rules: Rules) -> BoolArray:
 # ---------------------------------------------------------------------------
 # Feature functions
 # ---------------------------------------------------------------------------
+
 
 def _card_depth_feature(rank: int, suit: int) -> FeatureFunc:
     name = {1: "Ace", 2: "Two"}[rank]
@@ -345,7 +356,7 @@ def _next_needed_depths(cards: IntArray, rules: Rules) -> IntArray:
     depths = _card_depths(cards)
     out = np.empty((cards.shape[0], 4), dtype=np.int16)
     for s in range(4):
-        suit_depths = depths[:, s * 13: s * 13 + rules.ranks]
+        suit_depths = depths[:, s * 13 : s * 13 + rules.ranks]
         first = (suit_depths >= 0).argmax(axis=1)  # all -1 gives index 0, value -1
         out[:, s] = np.take_along_axis(suit_depths, first[:, None], axis=1)[:, 0]
     return out
@@ -356,8 +367,9 @@ def _next_depth_feature(suit: int) -> FeatureFunc:
         return _next_needed_depths(cards, rules)[:, suit]
 
     feature.__name__ = feature.__qualname__ = f"f_next_depth_{_SUIT_LETTERS[suit]}"
-    feature.__doc__ = (f"Cards above the lowest {Suit(suit).name.title()} card not home "
-                       f"(-1 if none is left).")
+    feature.__doc__ = (
+        f"Cards above the lowest {Suit(suit).name.title()} card not home (-1 if none is left)."
+    )
     return feature
 
 
@@ -471,6 +483,7 @@ def f_deep_low_cards(cards: IntArray, home: IntArray, rules: Rules) -> IntArray:
 # The registry
 # ---------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Feature:
     """One deal feature: its column name, one-line meaning and function."""
@@ -489,27 +502,35 @@ def _feature(func: FeatureFunc) -> Feature:
 
 
 #: Every feature by column name, in column order (read-only).
-FEATURES: Mapping[str, Feature] = MappingProxyType({f.name: f for f in map(_feature, (
-    *(_card_depth_feature(1, s) for s in range(4)),
-    *(_card_depth_feature(2, s) for s in range(4)),
-    f_depth_aces,
-    f_depth_twos,
-    *(_next_depth_feature(s) for s in range(4)),
-    f_next_depth,
-    f_inversions,
-    f_inversions_low,
-    f_inversions_mid,
-    f_inversions_high,
-    f_max_column_inversions,
-    f_blocked_cards,
-    f_queens_over_lower,
-    f_kings_over_lower,
-    f_built_pairs,
-    f_multi_king_columns,
-    f_legal_moves,
-    f_top_cards_playable,
-    f_deep_low_cards,
-))})
+FEATURES: Mapping[str, Feature] = MappingProxyType(
+    {
+        f.name: f
+        for f in map(
+            _feature,
+            (
+                *(_card_depth_feature(1, s) for s in range(4)),
+                *(_card_depth_feature(2, s) for s in range(4)),
+                f_depth_aces,
+                f_depth_twos,
+                *(_next_depth_feature(s) for s in range(4)),
+                f_next_depth,
+                f_inversions,
+                f_inversions_low,
+                f_inversions_mid,
+                f_inversions_high,
+                f_max_column_inversions,
+                f_blocked_cards,
+                f_queens_over_lower,
+                f_kings_over_lower,
+                f_built_pairs,
+                f_multi_king_columns,
+                f_legal_moves,
+                f_top_cards_playable,
+                f_deep_low_cards,
+            ),
+        )
+    }
+)
 
 
 def features_from_arrays(cards: IntArray, home: IntArray, rules: Rules) -> pd.DataFrame:
@@ -517,8 +538,10 @@ def features_from_arrays(cards: IntArray, home: IntArray, rules: Rules) -> pd.Da
     cards = np.asarray(cards)
     home = np.asarray(home)
     if cards.ndim != 3 or cards.shape[1] != rules.columns:
-        raise ValueError(f"cards must have shape (n_deals, {rules.columns}, depth) for "
-                         f"{rules.name}; got {cards.shape}")
+        raise ValueError(
+            f"cards must have shape (n_deals, {rules.columns}, depth) for "
+            f"{rules.name}; got {cards.shape}"
+        )
     if home.shape != (cards.shape[0], 4):
         raise ValueError(f"home must have shape ({cards.shape[0]}, 4); got {home.shape}")
     columns: dict[str, IntArray] = {}
@@ -530,7 +553,7 @@ def features_from_arrays(cards: IntArray, home: IntArray, rules: Rules) -> pd.Da
     return pd.DataFrame(columns, index=pd.RangeIndex(cards.shape[0]))
 
 
-def deal_features(deals: Iterable[Deal], rules: Optional[Rules] = None) -> pd.DataFrame:
+def deal_features(deals: Iterable[Deal], rules: Rules | None = None) -> pd.DataFrame:
     """One row per deal (index 0 … n-1), the ``f_*`` columns of :data:`FEATURES` (int16).
 
     All deals must share one Rules record (``ValueError`` otherwise); ``rules``,
@@ -538,12 +561,14 @@ def deal_features(deals: Iterable[Deal], rules: Optional[Rules] = None) -> pd.Da
     """
     deals = list(deals)
     if not deals and rules is None:
-        return pd.DataFrame({name: np.empty(0, dtype=FEATURE_DTYPE) for name in FEATURES},
-                            index=pd.RangeIndex(0))
+        return pd.DataFrame(
+            {name: np.empty(0, dtype=FEATURE_DTYPE) for name in FEATURES}, index=pd.RangeIndex(0)
+        )
     return features_from_arrays(*deal_arrays(deals, rules))
 
 
 def describe_features() -> pd.DataFrame:
     """The features and their one-line meanings: columns ``name`` and ``meaning``."""
-    return pd.DataFrame({"name": [f.name for f in FEATURES.values()],
-                         "meaning": [f.doc for f in FEATURES.values()]})
+    return pd.DataFrame(
+        {"name": [f.name for f in FEATURES.values()], "meaning": [f.doc for f in FEATURES.values()]}
+    )

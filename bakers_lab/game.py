@@ -24,13 +24,18 @@ content into an empty column is refused as a move that changes nothing.
 
 from __future__ import annotations
 
-from typing import Iterator, Literal, Optional, Union
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Literal
 
+from .boardtext import format_board, parse_board
 from .cards import Card, Suit
 from .deals import Deal, board_to_cards, validate_cards
-from .boardtext import format_board, parse_board
 from .moves import Dest, IllegalMoveError, Move
-from .rules import Rules, rules as _rules
+from .rules import Rules
+from .rules import rules as _rules
+
+if TYPE_CHECKING:  # display types only; render.py is imported lazily
+    from .render import Highlight
 
 __all__ = ["GameState", "Outcome"]
 
@@ -58,10 +63,15 @@ class GameState:
     methods speak :class:`Card` and :class:`Move`.
     """
 
-    __slots__ = ("rules", "_cols", "_piles", "_history", "deal")
+    __slots__ = ("_cols", "_history", "_piles", "deal", "rules")
 
-    def __init__(self, rules: Rules, columns: list[list[Card]], foundations: list[list[Card]],
-                 deal: Optional[Deal] = None) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        columns: list[list[Card]],
+        foundations: list[list[Card]],
+        deal: Deal | None = None,
+    ) -> None:
         """A position from card lists; prefer :meth:`from_deal` or :meth:`from_text`.
 
         ``foundations[s]`` is the pile that starts with the Ace of suit ``s``.
@@ -79,11 +89,15 @@ class GameState:
         """The start position of a deal."""
         if not isinstance(deal, Deal):
             raise TypeError(f"from_deal takes a Deal, not {type(deal).__name__}")
-        return cls(deal.rules, [list(c) for c in deal.columns],
-                   [list(p) for p in deal.foundations], deal=deal)
+        return cls(
+            deal.rules,
+            [list(c) for c in deal.columns],
+            [list(p) for p in deal.foundations],
+            deal=deal,
+        )
 
     @classmethod
-    def from_text(cls, text: str, variant: Union[str, Rules] = "bakers_dozen") -> GameState:
+    def from_text(cls, text: str, variant: str | Rules = "bakers_dozen") -> GameState:
         """A position (not necessarily a start) from board text.
 
         Every card of the deck must be there once; columns may have any length.
@@ -144,8 +158,12 @@ class GameState:
 
     def to_text(self) -> str:
         """Board text of the position (foundation heights need same-suit piles)."""
-        if self.rules.foundation_build == "alternate_colour" and any(len(p) > 1 for p in self._piles):
-            raise ValueError("board text cannot show alternate-colour foundation piles above their Aces")
+        if self.rules.foundation_build == "alternate_colour" and any(
+            len(p) > 1 for p in self._piles
+        ):
+            raise ValueError(
+                "board text cannot show alternate-colour foundation piles above their Aces"
+            )
         return format_board(self.columns, {Suit(s): len(p) for s, p in enumerate(self._piles) if p})
 
     # -- the rules ---------------------------------------------------------
@@ -196,8 +214,8 @@ class GameState:
             top = col[-1]
             takers = [s for s in range(4) if self._pile_takes(s, top)]
             for s in takers:
-                pile = Suit(s) if len(takers) > 1 else None
-                yield Move(_CARDS[top], Dest.FOUNDATION, pile), (0, i, 1, 1, s)
+                named = Suit(s) if len(takers) > 1 else None
+                yield Move(_CARDS[top], Dest.FOUNDATION, named), (0, i, 1, 1, s)
             for k in range(len(col) - 1, self._run_start(col) - 1, -1):
                 c = col[k]
                 for d, t in enumerate(tops):
@@ -227,7 +245,7 @@ class GameState:
         c = move.card.index
         if move.card.rank > self.rules.ranks:
             raise IllegalMoveError(move, f"{move.card} is not in this deck")
-        src: Optional[tuple[int, int, int]] = None  # kind, index, depth
+        src: tuple[int, int, int] | None = None  # kind, index, depth
         for i, col in enumerate(self._cols):
             if c in col:
                 src = (0, i, col.index(c))
@@ -253,12 +271,15 @@ class GameState:
                     raise IllegalMoveError(move, f"{move.card} is not at the top of its column")
                 if depth < self._run_start(col):
                     raise IllegalMoveError(
-                        move, f"the cards on {move.card} are not a built run that moves as a unit")
+                        move, f"the cards on {move.card} are not a built run that moves as a unit"
+                    )
         if move.to_foundation:
             takers = [s for s in range(4) if self._pile_takes(s, c)]
             if move.pile is not None:
                 if int(move.pile) not in takers:
-                    raise IllegalMoveError(move, f"the {move.pile.letter} pile does not take {move.card}")
+                    raise IllegalMoveError(
+                        move, f"the {move.pile.letter} pile does not take {move.card}"
+                    )
                 s = int(move.pile)
             elif len(takers) == 1:
                 s = takers[0]
@@ -277,7 +298,9 @@ class GameState:
                 what = {"none": "nothing", "king": "only a King"}[self.rules.empty_column]
                 raise IllegalMoveError(move, f"an empty column takes {what} in these rules")
             if kind == 0 and depth == 0:
-                raise IllegalMoveError(move, "moving a whole column into an empty one changes nothing")
+                raise IllegalMoveError(
+                    move, "moving a whole column into an empty one changes nothing"
+                )
             return move, (kind, i, count, 0, d)
         target = move.to
         assert isinstance(target, Card)
@@ -288,12 +311,15 @@ class GameState:
         if kind == 0 and d == i:
             raise IllegalMoveError(move, f"{move.card} is already on {target}")
         if not self._builds_on(c, t):
-            need = {"any_suit": "one rank lower", "same_suit": "one rank lower, same suit",
-                    "alternate_colour": "one rank lower, other colour"}[self.rules.tableau_build]
+            need = {
+                "any_suit": "one rank lower",
+                "same_suit": "one rank lower, same suit",
+                "alternate_colour": "one rank lower, other colour",
+            }[self.rules.tableau_build]
             raise IllegalMoveError(move, f"{move.card} does not build on {target} ({need})")
         return move, (kind, i, count, 0, d)
 
-    def is_legal(self, move: Union[Move, str]) -> bool:
+    def is_legal(self, move: Move | str) -> bool:
         """True if :meth:`play` would accept the move."""
         try:
             self._resolve(Move.parse(move) if isinstance(move, str) else move)
@@ -301,7 +327,7 @@ class GameState:
             return False
         return True
 
-    def play(self, move: Union[Move, str]) -> Move:
+    def play(self, move: Move | str) -> Move:
         """Carry out a move (a :class:`Move` or its text); return it in canonical form.
 
         An illegal move raises :class:`IllegalMoveError` naming the move and the
@@ -315,7 +341,7 @@ class GameState:
         self._history.append((canon, how))
         return canon
 
-    def play_all(self, moves: "Union[str, list[Union[Move, str]]]") -> GameState:
+    def play_all(self, moves: str | list[Move | str]) -> GameState:
         """Play moves in order (a list, or space-separated text); return self."""
         seq = moves.split() if isinstance(moves, str) else moves
         for n, mv in enumerate(seq, start=1):
@@ -328,8 +354,8 @@ class GameState:
     def _apply(self, how: tuple[int, int, int, int, int]) -> None:
         src_kind, i, count, dst_kind, d = how
         src = self._cols[i] if src_kind == 0 else self._piles[i]
-        unit = src[len(src) - count:]
-        del src[len(src) - count:]
+        unit = src[len(src) - count :]
+        del src[len(src) - count :]
         (self._cols[d] if dst_kind == 0 else self._piles[d]).extend(unit)
 
     def undo(self) -> Move:
@@ -346,14 +372,15 @@ class GameState:
 
         return board_str(self.columns, self.foundations, title=self._title())
 
-    def to_html(self, *, layout: str = "row", highlight: object = None) -> str:
+    def to_html(self, *, layout: str = "row", highlight: Highlight | None = None) -> str:
         """An HTML picture of the position; by default the last moved card is outlined."""
         from .render import board_html
 
         if highlight is None:
             highlight = [self._history[-1][0].card] if self._history else ()
-        return board_html(self.columns, self.foundations, title=self._title(),
-                          layout=layout, highlight=highlight)  # type: ignore[arg-type]
+        return board_html(
+            self.columns, self.foundations, title=self._title(), layout=layout, highlight=highlight
+        )
 
     def _repr_html_(self) -> str:
         return self.to_html()

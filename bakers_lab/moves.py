@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Optional, Union
 
 from .cards import Card, CardError, Suit
 
-__all__ = ["Dest", "Move", "MoveError", "IllegalMoveError", "parse_moves"]
+__all__ = ["Dest", "IllegalMoveError", "Move", "MoveError", "parse_moves"]
 
 
 class MoveError(ValueError):
@@ -56,14 +55,16 @@ class Move:
     """
 
     card: Card
-    to: Union[Card, Dest]
-    pile: Optional[Suit] = None
+    to: Card | Dest
+    pile: Suit | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.card, Card):
             raise MoveError(f"a move's card must be a Card, not {self.card!r}")
         if not isinstance(self.to, (Card, Dest)):
-            raise MoveError(f"a move goes to a Card, Dest.FOUNDATION or Dest.EMPTY, not {self.to!r}")
+            raise MoveError(
+                f"a move goes to a Card, Dest.FOUNDATION or Dest.EMPTY, not {self.to!r}"
+            )
         if self.pile is not None and self.to is not Dest.FOUNDATION:
             raise MoveError("only a foundation move names a pile")
         if self.to == self.card:

@@ -24,12 +24,12 @@ Foundations: ♣ -  ♠ -  ♥ -  ♦ -
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from html import escape
-from typing import Iterable, Optional, Sequence, Union
 
 from .cards import Card, Suit
 
-__all__ = ["board_str", "board_svg", "board_html", "RED", "BLACK", "HIGHLIGHT"]
+__all__ = ["BLACK", "HIGHLIGHT", "RED", "board_html", "board_str", "board_svg"]
 
 #: Ink of Hearts and Diamonds.
 RED = "#c0392b"
@@ -40,27 +40,27 @@ HIGHLIGHT = "#f39c12"
 
 Columns = Sequence[Sequence[Card]]
 Piles = Sequence[Sequence[Card]]
-Highlight = Union[Card, str, Iterable[Union[Card, str]]]
+Highlight = Card | str | Iterable[Card | str]
 
 # -- geometry of the picture (SVG user units = CSS px at natural size) -------
 _CARD_W = 66
 _CARD_H = 92
 _RADIUS = 6
-_FAN = 25            # vertical step between overlapping cards of a column
-_GAP_X = 12          # between columns
+_FAN = 25  # vertical step between overlapping cards of a column
+_GAP_X = 12  # between columns
 _MARGIN = 16
-_ROW_GAP = 20        # between tableau rows
-_LABEL_H = 18        # column-number strip above each tableau row
+_ROW_GAP = 20  # between tableau rows
+_LABEL_H = 18  # column-number strip above each tableau row
 _FELT = "#2f6b4a"
 _FELT_LINE = "rgba(255,255,255,0.7)"
-_HIGHLIGHT_FACE = "#fff4dc"   # face of a highlighted card
+_HIGHLIGHT_FACE = "#fff4dc"  # face of a highlighted card
 _FONT = "'DejaVu Sans', 'Segoe UI Symbol', 'Segoe UI', Helvetica, Arial, sans-serif"
 
 _LAYOUT_RE = re.compile(r"^\s*\d+(\s*\+\s*\d+)*\s*$")
 
 
 # -- helpers -----------------------------------------------------------------
-def _highlight_set(highlight: Optional[Highlight]) -> frozenset[Card]:
+def _highlight_set(highlight: Highlight | None) -> frozenset[Card]:
     """Normalise ``highlight`` (a Card, a card text, or a collection of either)."""
     if highlight is None:
         return frozenset()
@@ -90,8 +90,7 @@ def _rows(n_columns: int, layout: str) -> list[list[int]]:
     >>> _rows(3, "row")
     [[0, 1, 2]]
     """
-    allowed = ("layout must be 'row' (all columns in one row) or row sizes joined "
-               "by '+', like '7+6'")
+    allowed = "layout must be 'row' (all columns in one row) or row sizes joined by '+', like '7+6'"
     if not isinstance(layout, str):
         raise ValueError(f"{allowed}; got {layout!r}")
     if layout.strip() == "row":
@@ -104,9 +103,11 @@ def _rows(n_columns: int, layout: str) -> list[list[int]]:
     if sum(sizes) != n_columns:
         half = (n_columns + 1) // 2
         example = f"'{half}+{n_columns - half}'" if n_columns > 1 else "'row'"
-        raise ValueError(f"layout {layout!r} places {sum(sizes)} columns but the board has "
-                         f"{n_columns}: layout must be 'row' or row sizes joined by '+' "
-                         f"that add up to {n_columns}, like {example}")
+        raise ValueError(
+            f"layout {layout!r} places {sum(sizes)} columns but the board has "
+            f"{n_columns}: layout must be 'row' or row sizes joined by '+' "
+            f"that add up to {n_columns}, like {example}"
+        )
     rows: list[list[int]] = []
     start = 0
     for s in sizes:
@@ -130,8 +131,9 @@ def _face_rank(card: Card) -> str:
 
 
 # -- text ----------------------------------------------------------------------
-def board_str(columns: Columns, foundations: Piles, *, title: str = "",
-              highlight: Optional[Highlight] = ()) -> str:
+def board_str(
+    columns: Columns, foundations: Piles, *, title: str = "", highlight: Highlight | None = ()
+) -> str:
     """The board as plain text: title, foundations, one numbered line per column.
 
     Each foundation pile shows its top card after its Ace's suit symbol (``-``
@@ -185,22 +187,35 @@ def _card_svg(card: Card, x: float, y: float, *, full: bool, marked: bool) -> st
         f'{rank}<tspan dx="1">{sym}</tspan></text>',
     ]
     if full:
-        parts.append(f'<text x="{_CARD_W / 2:g}" y="{_CARD_H / 2 + 17:g}" font-size="44" '
-                     f'text-anchor="middle" fill="{ink}">{sym}</text>')
-        parts.append(f'<text x="{_CARD_W - 5}" y="{_CARD_H - 7}" font-size="12" '
-                     f'font-weight="bold" text-anchor="end" fill="{ink}">{rank}{sym}</text>')
+        parts.append(
+            f'<text x="{_CARD_W / 2:g}" y="{_CARD_H / 2 + 17:g}" font-size="44" '
+            f'text-anchor="middle" fill="{ink}">{sym}</text>'
+        )
+        parts.append(
+            f'<text x="{_CARD_W - 5}" y="{_CARD_H - 7}" font-size="12" '
+            f'font-weight="bold" text-anchor="end" fill="{ink}">{rank}{sym}</text>'
+        )
     if marked:
         # Outline only what is seen of the card: all of it, or the strip above the
         # next card of its column (a full outline would seem to frame that card too).
         h = _CARD_H + 3 if full else _FAN + 1.5
-        parts.append(f'<rect x="-1.5" y="-1.5" width="{_CARD_W + 3}" height="{h:g}" '
-                     f'rx="{_RADIUS + 1.5}" fill="none" stroke="{HIGHLIGHT}" stroke-width="4"/>')
+        parts.append(
+            f'<rect x="-1.5" y="-1.5" width="{_CARD_W + 3}" height="{h:g}" '
+            f'rx="{_RADIUS + 1.5}" fill="none" stroke="{HIGHLIGHT}" stroke-width="4"/>'
+        )
     parts.append("</g>")
     return "".join(parts)
 
 
-def _svg(columns: Columns, foundations: Piles, *, title: str, highlight: Optional[Highlight],
-         layout: str, show_title: bool) -> str:
+def _svg(
+    columns: Columns,
+    foundations: Piles,
+    *,
+    title: str,
+    highlight: Highlight | None,
+    layout: str,
+    show_title: bool,
+) -> str:
     _check_piles(foundations)
     rows = _rows(len(columns), layout)
     marked = _highlight_set(highlight)
@@ -213,35 +228,47 @@ def _svg(columns: Columns, foundations: Piles, *, title: str, highlight: Optiona
     out: list[str] = []
     y = _MARGIN
     if show_title and title:
-        out.append(f'<text x="{_MARGIN}" y="{y + 15}" font-size="16" font-weight="bold" '
-                   f'fill="#ffffff">{escape(title)}</text>')
+        out.append(
+            f'<text x="{_MARGIN}" y="{y + 15}" font-size="16" font-weight="bold" '
+            f'fill="#ffffff">{escape(title)}</text>'
+        )
         y += 28
 
     # foundations
-    out.append(f'<text x="{_MARGIN}" y="{y + 11}" font-size="12" fill="{_FELT_LINE}">'
-               f"Foundations</text>")
+    out.append(
+        f'<text x="{_MARGIN}" y="{y + 11}" font-size="12" fill="{_FELT_LINE}">Foundations</text>'
+    )
     y += _LABEL_H
     for s, pile in enumerate(foundations):
         suit = Suit(s)
-        x = _MARGIN + s * step
-        out.append(f'<g class="foundation" data-foundation="{suit.letter}" '
-                   f'data-count="{len(pile)}">')
+        x: float = _MARGIN + s * step
+        out.append(
+            f'<g class="foundation" data-foundation="{suit.letter}" data-count="{len(pile)}">'
+        )
         if not pile:
-            out.append(f'<rect x="{x}" y="{y}" width="{_CARD_W}" height="{_CARD_H}" '
-                       f'rx="{_RADIUS}" fill="rgba(255,255,255,0.08)" stroke="{_FELT_LINE}" '
-                       f'stroke-width="1.5"/>')
-            out.append(f'<text x="{x + _CARD_W / 2:g}" y="{y + _CARD_H / 2 + 15:g}" '
-                       f'font-size="40" text-anchor="middle" fill="rgba(255,255,255,0.35)">'
-                       f"{suit.symbol}</text>")
+            out.append(
+                f'<rect x="{x}" y="{y}" width="{_CARD_W}" height="{_CARD_H}" '
+                f'rx="{_RADIUS}" fill="rgba(255,255,255,0.08)" stroke="{_FELT_LINE}" '
+                f'stroke-width="1.5"/>'
+            )
+            out.append(
+                f'<text x="{x + _CARD_W / 2:g}" y="{y + _CARD_H / 2 + 15:g}" '
+                f'font-size="40" text-anchor="middle" fill="rgba(255,255,255,0.35)">'
+                f"{suit.symbol}</text>"
+            )
         else:
             for k in range(min(len(pile) - 1, 2), 0, -1):  # edges of the cards beneath
-                out.append(f'<rect x="{x + 2 * k}" y="{y + 2 * k}" width="{_CARD_W}" '
-                           f'height="{_CARD_H}" rx="{_RADIUS}" fill="#e8e8e8" '
-                           f'stroke="#8a8a8a" stroke-width="1"/>')
+                out.append(
+                    f'<rect x="{x + 2 * k}" y="{y + 2 * k}" width="{_CARD_W}" '
+                    f'height="{_CARD_H}" rx="{_RADIUS}" fill="#e8e8e8" '
+                    f'stroke="#8a8a8a" stroke-width="1"/>'
+                )
             out.append(_card_svg(pile[-1], x, y, full=True, marked=pile[-1] in marked))
             label = f"{suit.symbol} pile · {len(pile)}"
-            out.append(f'<text x="{x + _CARD_W / 2:g}" y="{y + _CARD_H + 17}" font-size="11" '
-                       f'text-anchor="middle" fill="{_FELT_LINE}">{label}</text>')
+            out.append(
+                f'<text x="{x + _CARD_W / 2:g}" y="{y + _CARD_H + 17}" font-size="11" '
+                f'text-anchor="middle" fill="{_FELT_LINE}">{label}</text>'
+            )
         out.append("</g>")
     y += _CARD_H + 30
 
@@ -252,33 +279,54 @@ def _svg(columns: Columns, foundations: Piles, *, title: str, highlight: Optiona
         for j, i in enumerate(row):
             x = x0 + j * step
             col = columns[i]
-            out.append(f'<text x="{x + _CARD_W / 2:g}" y="{y + 12}" font-size="12" '
-                       f'text-anchor="middle" fill="{_FELT_LINE}">{i + 1}</text>')
-            out.append(f'<g class="column" data-col="{i}" data-row="{r}" '
-                       f'data-x="{x:g}" data-y="{y + _LABEL_H}" data-size="{len(col)}">')
+            out.append(
+                f'<text x="{x + _CARD_W / 2:g}" y="{y + 12}" font-size="12" '
+                f'text-anchor="middle" fill="{_FELT_LINE}">{i + 1}</text>'
+            )
+            out.append(
+                f'<g class="column" data-col="{i}" data-row="{r}" '
+                f'data-x="{x:g}" data-y="{y + _LABEL_H}" data-size="{len(col)}">'
+            )
             if not col:
-                out.append(f'<rect x="{x:g}" y="{y + _LABEL_H}" width="{_CARD_W}" '
-                           f'height="{_CARD_H}" rx="{_RADIUS}" fill="none" '
-                           f'stroke="{_FELT_LINE}" stroke-width="1.5" stroke-dasharray="6 4"/>')
+                out.append(
+                    f'<rect x="{x:g}" y="{y + _LABEL_H}" width="{_CARD_W}" '
+                    f'height="{_CARD_H}" rx="{_RADIUS}" fill="none" '
+                    f'stroke="{_FELT_LINE}" stroke-width="1.5" stroke-dasharray="6 4"/>'
+                )
             for k, card in enumerate(col):
-                out.append(_card_svg(card, x, y + _LABEL_H + k * _FAN,
-                                     full=k == len(col) - 1, marked=card in marked))
+                out.append(
+                    _card_svg(
+                        card,
+                        x,
+                        y + _LABEL_H + k * _FAN,
+                        full=k == len(col) - 1,
+                        marked=card in marked,
+                    )
+                )
             out.append("</g>")
         y += _LABEL_H + (height - 1) * _FAN + _CARD_H + _ROW_GAP
     total_w = inner_w + 2 * _MARGIN
     total_h = y - _ROW_GAP + _MARGIN
     label = escape(title or "Baker's Dozen board", quote=True)
-    head = (f'<svg xmlns="http://www.w3.org/2000/svg" class="bakers-lab-svg" '
-            f'viewBox="0 0 {total_w:g} {total_h:g}" width="{total_w:g}" height="{total_h:g}" '
-            f'role="img" aria-label="{label}" style="max-width:100%;height:auto" '
-            f'font-family="{_FONT}">'
-            f"<title>{escape(title or 'Baker' + chr(39) + 's Dozen board')}</title>"
-            f'<rect width="{total_w:g}" height="{total_h:g}" rx="10" fill="{_FELT}"/>')
+    head = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="bakers-lab-svg" '
+        f'viewBox="0 0 {total_w:g} {total_h:g}" width="{total_w:g}" height="{total_h:g}" '
+        f'role="img" aria-label="{label}" style="max-width:100%;height:auto" '
+        f'font-family="{_FONT}">'
+        f"<title>{escape(title or 'Baker' + chr(39) + 's Dozen board')}</title>"
+        f'<rect width="{total_w:g}" height="{total_h:g}" rx="10" fill="{_FELT}"/>'
+    )
     return head + "".join(out) + "</svg>"
 
 
-def board_svg(columns: Columns, foundations: Piles, *, title: str = "",
-              highlight: Optional[Highlight] = (), layout: str = "row") -> str:
+def board_svg(
+    columns: Columns,
+    foundations: Piles,
+    *,
+    title: str = "",
+    highlight: Highlight | None = (),
+    layout: str = "row",
+) -> str:
     """The board as an inline SVG picture (scales by its ``viewBox``).
 
     Foundations at the top (each pile's top card, or an outline with its suit),
@@ -294,17 +342,24 @@ def board_svg(columns: Columns, foundations: Piles, *, title: str = "",
     ...                 highlight="7H", layout="1+1")
     >>> svg.startswith("<svg") and svg.count('data-highlight="true"')
     1
-    >>> board_svg([], [(), (), (), ()], layout="diagonal")
+    >>> board_svg([], [(), (), (), ()], layout="diagonal")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: unknown layout 'diagonal': layout must be 'row' (all columns in one row) or row sizes joined by '+', like '7+6'
+    ValueError: unknown layout 'diagonal': layout must be 'row' (...) or ..., like '7+6'
     """
-    return _svg(columns, foundations, title=title, highlight=highlight, layout=layout,
-                show_title=True)
+    return _svg(
+        columns, foundations, title=title, highlight=highlight, layout=layout, show_title=True
+    )
 
 
-def board_html(columns: Columns, foundations: Piles, *, title: str = "",
-               highlight: Optional[Highlight] = (), layout: str = "row") -> str:
+def board_html(
+    columns: Columns,
+    foundations: Piles,
+    *,
+    title: str = "",
+    highlight: Highlight | None = (),
+    layout: str = "row",
+) -> str:
     """An HTML fragment for Jupyter's ``_repr_html_``: a ``<div
     class="bakers-lab-board">`` holding an optional title caption and the SVG
     of :func:`board_svg` (same arguments).
@@ -314,9 +369,16 @@ def board_html(columns: Columns, foundations: Piles, *, title: str = "",
     >>> html.startswith('<div class="bakers-lab-board"'), "A &amp; B" in html
     (True, True)
     """
-    svg = _svg(columns, foundations, title=title, highlight=highlight, layout=layout,
-               show_title=False)
-    caption = (f'<div class="bakers-lab-title" style="font-weight:bold;margin:0 0 4px 2px">'
-               f"{escape(title)}</div>" if title else "")
-    return (f'<div class="bakers-lab-board" style="display:inline-block;max-width:100%;'
-            f'font-family:{_FONT.replace(chr(39), "")}">{caption}{svg}</div>')
+    svg = _svg(
+        columns, foundations, title=title, highlight=highlight, layout=layout, show_title=False
+    )
+    caption = (
+        f'<div class="bakers-lab-title" style="font-weight:bold;margin:0 0 4px 2px">'
+        f"{escape(title)}</div>"
+        if title
+        else ""
+    )
+    return (
+        f'<div class="bakers-lab-board" style="display:inline-block;max-width:100%;'
+        f'font-family:{_FONT.replace(chr(39), "")}">{caption}{svg}</div>'
+    )

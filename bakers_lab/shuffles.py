@@ -19,12 +19,13 @@ Python, NumPy and platform version.
 from __future__ import annotations
 
 import random
-from typing import Callable, MutableSequence, TypeVar
+from collections.abc import Callable, MutableSequence
+from typing import TypeVar
 
 __all__ = [
-    "MS_LIMIT",
     "MAX_GAME_NUMBER",
     "MAX_SEED",
+    "MS_LIMIT",
     "ms_rearrange",
     "shuffle_pysolfc",
     "shuffle_seeded",

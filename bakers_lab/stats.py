@@ -14,7 +14,9 @@ import pandas as pd
 __all__ = ["wilson_interval", "win_rates"]
 
 
-def wilson_interval(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
+def wilson_interval(
+    successes: int, trials: int, z: float = 1.959963984540054
+) -> tuple[float, float]:
     """The Wilson score interval for a binomial proportion (95 % by default).
 
     Well behaved at 0 and at ``trials``, unlike the normal approximation.
@@ -48,9 +50,30 @@ def win_rates(table: pd.DataFrame) -> pd.DataFrame:
         unresolved = int(counts.get("unresolved", 0))
         resolved = won + lost
         lo, hi = wilson_interval(won, resolved)
-        rows.append({"variant": str(variant), "player": str(player), "deals": len(g),
-                     "won": won, "lost": lost, "unresolved": unresolved,
-                     "rate": won / resolved if resolved else float("nan"),
-                     "ci_low": lo, "ci_high": hi})
-    return pd.DataFrame(rows, columns=["variant", "player", "deals", "won", "lost", "unresolved",
-                                       "rate", "ci_low", "ci_high"])
+        rows.append(
+            {
+                "variant": str(variant),
+                "player": str(player),
+                "deals": len(g),
+                "won": won,
+                "lost": lost,
+                "unresolved": unresolved,
+                "rate": won / resolved if resolved else float("nan"),
+                "ci_low": lo,
+                "ci_high": hi,
+            }
+        )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "variant",
+            "player",
+            "deals",
+            "won",
+            "lost",
+            "unresolved",
+            "rate",
+            "ci_low",
+            "ci_high",
+        ],
+    )

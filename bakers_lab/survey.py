@@ -3,7 +3,7 @@
 >>> import bakers_lab as bl, tempfile
 >>> out = tempfile.mkdtemp() + "/s"
 >>> df = bl.survey("1-3", out=out, progress=False)
->>> df["deal"].tolist(), df["outcome"].astype(str).tolist()
+>>> [int(n) for n in df["deal"]], df["outcome"].astype(str).tolist()
 ([1, 2, 3], ['won', 'won', 'won'])
 
 How a survey runs:
@@ -21,9 +21,16 @@ How a survey runs:
   configuration.  Running the same survey again skips the chunks already
   written, so a killed run loses at most the chunks in flight and resumes
   where it stopped; a different configuration into the same directory is
-  refused.  ``pandas.read_parquet(out)`` reads the table.
+  refused.  Everything is checked before anything is written: a survey that is
+  refused leaves no trace.  At the end the table must hold exactly one row per
+  (deal, player); a chunk file that is damaged or of the wrong length is named.
+  ``bl.read_survey(out)`` (or ``pandas.read_parquet(out)``) reads the table.
+- Limits: at most ``MAX_DEALS`` (ten million) deals in one survey, checked
+  before any range is expanded.
 
-Table: one row per (deal, variant, player) with ``deal`` (int64), ``variant``,
+Table: one row per (deal, variant, player) with ``deal`` (Python ints; on disk
+``decimal128(20, 0)``, every PySolFC game number exactly: see
+:mod:`bakers_lab.table`), ``variant``,
 ``player``, ``outcome`` (categoricals; ``won`` / ``lost`` / ``unresolved``: for
 the solver won = solvable, lost = proven unsolvable), ``moves``, ``nodes``
 (int64), ``seconds`` (float64), ``solution`` (str, solver rows) and the deal's
@@ -36,59 +43,111 @@ import hashlib
 import json
 import os
 import time
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator, Optional, Sequence, Union
+from typing import Any
 
 import pandas as pd
 
 from .deals import deal as _deal
-from .rules import Rules, rules as _rules
+from .rules import Rules
+from .rules import rules as _rules
 from .shuffles import MAX_GAME_NUMBER, _SplitMix64
+from .table import (
+    OUTCOMES,
+    TABLE_FORMAT,
+    SurveyError,
+    chunk_files,
+    chunk_path,
+    deal_series,
+    for_disk,
+    read_chunk,
+    read_survey,
+)
+from .validate import as_bool, as_int, describe
 
-__all__ = ["survey", "parse_deals", "sample_deals", "SurveyError", "PLAYERS", "read_survey",
-           "OUTCOMES"]
+__all__ = [
+    "MAX_DEALS",
+    "OUTCOMES",
+    "PLAYERS",
+    "SurveyError",
+    "parse_deals",
+    "read_survey",
+    "sample_deals",
+    "survey",
+]
 
 #: The players a survey can run (human-like players join with their issue).
 PLAYERS = ("solver",)
-#: Outcome categories, in this order, in every table.
-OUTCOMES = ("won", "lost", "unresolved")
+#: Most deals one survey takes (a million take about two hours on two cores).
+MAX_DEALS = 10_000_000
+#: Most deals in one chunk file.
+MAX_CHUNK_SIZE = 1_000_000
+#: How long to wait for a Dask scheduler to answer.
+DASK_TIMEOUT = 10
 _MANIFEST = "_survey.json"
 _SOLVER_OUTCOME = {"solved": "won", "unsolvable": "lost", "unresolved": "unresolved"}
 
 
-class SurveyError(ValueError):
-    """A survey that cannot run as asked (bad deals, players, or an output
-    directory that holds another survey)."""
+def _game(value: object) -> int:
+    n = as_int(value, "game number", error=SurveyError)
+    if not 1 <= n <= MAX_GAME_NUMBER:
+        raise SurveyError(f"game numbers run from 1 to {MAX_GAME_NUMBER}; got {n}")
+    return n
 
 
-def parse_deals(spec: Union[str, Iterable[int]]) -> list[int]:
-    """Game numbers from ``"1-1000,5000-5999,417"`` (or any iterable of ints),
-    in the order given, without repeats.
+def _too_many(count: int) -> SurveyError:
+    return SurveyError(
+        f"{count} deals is more than one survey takes (at most {MAX_DEALS}); "
+        f"split them into several surveys"
+    )
+
+
+def parse_deals(spec: str | Iterable[int]) -> list[int]:
+    """Game numbers from ``"1-1000,5000-5999,417"`` (or any iterable of integers),
+    in the order given, without repeats; at most :data:`MAX_DEALS` of them.
 
     >>> parse_deals("3-5,1,4")
     [3, 4, 5, 1]
+    >>> parse_deals("1-100000000000")
+    Traceback (most recent call last):
+    ...
+    bakers_lab.table.SurveyError: 100000000000 deals is more than one survey takes \
+(at most 10000000); split them into several surveys
     """
-    numbers: list[int] = []
+    ranges: list[range] = []
     if isinstance(spec, str):
         for part in spec.replace(" ", "").split(","):
             if not part:
                 continue
             a, sep, b = part.partition("-")
-            try:
-                lo, hi = int(a), int(b) if sep else int(a)
-            except ValueError:
-                raise SurveyError(f"bad deal range {part!r} (expected like 1-1000,5000-5999,417)") from None
+            if not (a.isdigit() and (b.isdigit() if sep else True)):
+                raise SurveyError(f"bad deal range {part!r} (expected like 1-1000,5000-5999,417)")
+            lo, hi = _game(int(a)), _game(int(b) if sep else int(a))
             if hi < lo:
                 raise SurveyError(f"bad deal range {part!r}: {hi} is below {lo}")
-            numbers.extend(range(lo, hi + 1))
+            ranges.append(range(lo, hi + 1))
+        total = sum(len(r) for r in ranges)  # before anything is expanded
+        if total > MAX_DEALS:
+            raise _too_many(total)
+        numbers: Iterable[object] = (n for r in ranges for n in r)
+    elif isinstance(spec, (bytes, bytearray)) or not isinstance(spec, Iterable):
+        raise SurveyError(
+            f"deals are a spec like '1-1000,417' or an iterable of game numbers, "
+            f"not {describe(spec)}"
+        )
     else:
-        numbers = [int(n) for n in spec]
+        size = len(spec) if isinstance(spec, Sequence) else None
+        if size is not None and size > MAX_DEALS:
+            raise _too_many(size)
+        numbers = spec
     seen: set[int] = set()
-    out = []
-    for n in numbers:
-        if not 1 <= n <= MAX_GAME_NUMBER:
-            raise SurveyError(f"game numbers run from 1 to {MAX_GAME_NUMBER}; got {n}")
+    out: list[int] = []
+    for k, value in enumerate(numbers):
+        if k >= MAX_DEALS and not isinstance(spec, str):
+            raise _too_many(k + 1)
+        n = _game(value)
         if n not in seen:
             seen.add(n)
             out.append(n)
@@ -105,8 +164,8 @@ def sample_deals(k: int, seed: int = 0) -> list[int]:
     >>> sample_deals(3, seed=1)
     [69676766662697071657, 9843623091880111806, 81124391476779755328]
     """
-    if k < 1:
-        raise SurveyError(f"sample size must be at least 1, not {k}")
+    k = as_int(k, "sample size", low=1, high=MAX_DEALS, error=SurveyError)
+    seed = as_int(seed, "seed", low=0, high=2**64 - 1, error=SurveyError)
     rng = _SplitMix64(seed)
     span = MAX_GAME_NUMBER  # numbers 1 … span: more than 2**64, so draw 128 bits
     limit = (1 << 128) - (1 << 128) % span
@@ -133,18 +192,25 @@ class _Config:
     n_deals: int
 
     def to_json(self) -> dict[str, object]:
-        return {"variant": self.variant.name, "rules": repr(self.variant),
-                "players": list(self.players), "max_nodes": self.max_nodes,
-                "chunk_size": self.chunk_size, "deals_sha256": self.deals_digest,
-                "deals": self.n_deals}
+        return {
+            "format": TABLE_FORMAT,
+            "variant": self.variant.name,
+            "rules": repr(self.variant),
+            "players": list(self.players),
+            "max_nodes": self.max_nodes,
+            "chunk_size": self.chunk_size,
+            "deals_sha256": self.deals_digest,
+            "deals": self.n_deals,
+        }
 
 
 def _digest(numbers: Sequence[int]) -> str:
     return hashlib.sha256(",".join(map(str, numbers)).encode()).hexdigest()
 
 
-def _chunk_table(numbers: Sequence[int], r: Rules, players: Sequence[str],
-                 max_nodes: int) -> pd.DataFrame:
+def _chunk_table(
+    numbers: Sequence[int], r: Rules, players: Sequence[str], max_nodes: int
+) -> pd.DataFrame:
     """Deal, featurise and play one chunk: the rows of its Parquet file."""
     from .features import deal_features
     from .solve import solve
@@ -155,59 +221,90 @@ def _chunk_table(numbers: Sequence[int], r: Rules, players: Sequence[str],
     for d in deals:
         for player in players:
             res = solve(d, max_nodes=max_nodes)
-            rows.append((d.number, player, _SOLVER_OUTCOME[res.outcome], len(res.moves),
-                         res.nodes, res.seconds, res.solution))
-    table = pd.DataFrame(rows, columns=["deal", "player", "outcome", "moves", "nodes",
-                                        "seconds", "solution"])
-    table.insert(1, "variant", r.name)
-    table = table.astype({"deal": "int64", "moves": "int64", "nodes": "int64",
-                          "seconds": "float64", "solution": "str"})
-    table["variant"] = pd.Categorical(table["variant"], categories=[r.name])
+            outcome = _SOLVER_OUTCOME[res.outcome]
+            rows.append((player, outcome, len(res.moves), res.nodes, res.seconds, res.solution))
+    table = pd.DataFrame(
+        rows, columns=["player", "outcome", "moves", "nodes", "seconds", "solution"]
+    )
+    table = table.astype(
+        {"moves": "int64", "nodes": "int64", "seconds": "float64", "solution": "str"}
+    )
+    table.insert(0, "deal", deal_series([n for n in numbers for _ in players]).values)
+    table.insert(1, "variant", pd.Categorical([r.name] * len(table), categories=[r.name]))
     table["player"] = pd.Categorical(table["player"], categories=list(players))
     table["outcome"] = pd.Categorical(table["outcome"], categories=list(OUTCOMES))
     feats = feats.loc[feats.index.repeat(len(players))].reset_index(drop=True)
     return pd.concat([table, feats], axis=1)
 
 
-def _run_chunk(out: str, index: int, numbers: Sequence[int], r: Rules,
-               players: Sequence[str], max_nodes: int) -> tuple[int, int, float]:
+def _run_chunk(
+    out: str, index: int, numbers: Sequence[int], r: Rules, players: Sequence[str], max_nodes: int
+) -> tuple[int, int, float]:
     """Compute one chunk and write it atomically; returns (index, deals, seconds)."""
     t0 = time.perf_counter()
     table = _chunk_table(numbers, r, players, max_nodes)
-    final = Path(out) / f"chunk-{index:06d}.parquet"
+    final = chunk_path(out, index)
     tmp = Path(out) / f".chunk-{index:06d}.{os.getpid()}.tmp"
-    table.to_parquet(tmp, index=False, compression="zstd")
+    for_disk(table).to_parquet(tmp, index=False, compression="zstd")
     os.replace(tmp, final)
     return index, len(numbers), time.perf_counter() - t0
 
 
-def read_survey(out: Union[str, os.PathLike[str]]) -> pd.DataFrame:
-    """The survey table in ``out``, sorted by deal order and player."""
-    table = pd.read_parquet(out)
-    return table.sort_values(["deal", "player"], kind="stable").reset_index(drop=True)
+def _read_manifest(manifest: Path) -> dict[str, Any]:
+    try:
+        old = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SurveyError(
+            f"{manifest} is not a survey configuration ({exc}); "
+            f"choose another --out or delete that directory"
+        ) from None
+    if not isinstance(old, dict):
+        raise SurveyError(
+            f"{manifest} holds {type(old).__name__} JSON, not a survey configuration "
+            f"(an object); choose another --out or delete that directory"
+        )
+    return old
+
+
+def _check_out(out: object) -> Path:
+    """The output directory, refused before anything is written if it cannot be one."""
+    if not isinstance(out, (str, os.PathLike)) or not str(out).strip():
+        raise SurveyError(f"out must be a directory path, not {out!r}")
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        raise SurveyError(f"out {str(path)!r} exists and is not a directory")
+    manifest = path / _MANIFEST
+    if manifest.exists():
+        _read_manifest(manifest)
+    return path
 
 
 def _prepare(out: Path, cfg: _Config) -> None:
+    """Create ``out`` with its manifest, or check that it holds this very survey."""
+    manifest = out / _MANIFEST
+    if manifest.exists():
+        old = _read_manifest(manifest)
+        new = cfg.to_json()
+        if old != new:
+            diff = [k for k in new if old.get(k) != new[k]]
+            raise SurveyError(
+                f"{out} holds another survey (it differs in: {', '.join(diff)}); "
+                f"choose another --out or delete that directory"
+            )
+    elif chunk_files(out):
+        raise SurveyError(
+            f"{out} already holds Parquet files but no {_MANIFEST}; choose another --out"
+        )
     out.mkdir(parents=True, exist_ok=True)
     for stale in out.glob(".chunk-*.tmp"):  # left by a run that was killed mid-write
         stale.unlink()
-    manifest = out / _MANIFEST
-    if manifest.exists():
-        old = json.loads(manifest.read_text())
-        if old != cfg.to_json():
-            diff = [k for k in cfg.to_json() if old.get(k) != cfg.to_json()[k]]
-            raise SurveyError(f"{out} holds another survey (it differs in: {', '.join(diff)}); "
-                              f"choose another --out or delete that directory")
-    else:
-        if any(out.glob("*.parquet")):
-            raise SurveyError(f"{out} already holds Parquet files but no {_MANIFEST}; "
-                              f"choose another --out")
+    if not manifest.exists():
         tmp = out / f".{_MANIFEST}.tmp"
-        tmp.write_text(json.dumps(cfg.to_json(), indent=1))
+        tmp.write_text(json.dumps(cfg.to_json(), indent=1), encoding="utf-8")
         os.replace(tmp, manifest)
 
 
-def _progress(total: int, enabled: bool, initial: int):  # type: ignore[no-untyped-def]
+def _progress(total: int, enabled: bool, initial: int) -> Any:
     if not enabled:
         return None
     from tqdm.auto import tqdm
@@ -215,70 +312,154 @@ def _progress(total: int, enabled: bool, initial: int):  # type: ignore[no-untyp
     return tqdm(total=total, initial=initial, unit="deal", desc="survey", smoothing=0.05)
 
 
-def survey(deals: Union[str, Iterable[int]], variant: Union[str, Rules] = "bakers_dozen",
-           players: Union[str, Sequence[str]] = ("solver",), *, out: Union[str, os.PathLike[str]],
-           n_jobs: int = 1, backend: str = "loky", scheduler: Optional[str] = None,
-           chunk_size: int = 100, max_nodes: Optional[int] = None,
-           progress: bool = True) -> pd.DataFrame:
+def _players(players: object) -> tuple[str, ...]:
+    if isinstance(players, str):
+        plist = tuple(p.strip() for p in players.split(","))
+    elif isinstance(players, Iterable):
+        plist = tuple(players)
+    else:
+        raise SurveyError(f"players are names like 'solver', not {describe(players)}")
+    known = ", ".join(PLAYERS)
+    if not plist:
+        raise SurveyError(f"no players given; known: {known}")
+    for p in plist:
+        if p not in PLAYERS:
+            raise SurveyError(f"unknown player {p!r}; known: {known}")
+    for p in plist:
+        if plist.count(p) > 1:
+            raise SurveyError(f"player {p!r} is given {plist.count(p)} times; give each once")
+    return plist
+
+
+def _n_jobs(n_jobs: object) -> int:
+    n = as_int(n_jobs, "n_jobs", error=SurveyError)
+    cores = os.cpu_count() or 1
+    if n == 0 or cores + 1 + n < 1 <= -n:
+        raise SurveyError(
+            f"n_jobs must be a positive int, -1 (every core) or -k (every core but k - 1; "
+            f"this machine has {cores}), not {n}"
+        )
+    return n
+
+
+def survey(
+    deals: str | Iterable[int],
+    variant: str | Rules = "bakers_dozen",
+    players: str | Sequence[str] = ("solver",),
+    *,
+    out: str | os.PathLike[str],
+    n_jobs: int = 1,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    chunk_size: int = 100,
+    max_nodes: int | None = None,
+    progress: bool = True,
+) -> pd.DataFrame:
     """Solve (and, later, play) many numbered deals; return the survey table.
 
     ``deals`` is a spec like ``"1-1000,417"`` or an iterable of game numbers;
     ``out`` the directory the Parquet chunks go to (resumed if it already
-    holds this survey).  ``n_jobs=-1`` uses every core.
+    holds this survey).  ``n_jobs=-1`` uses every core.  Every argument is
+    checked before anything is written.
     """
-    from .solve.fast import DEFAULT_MAX_NODES
+    from .solve.fast import DEFAULT_MAX_NODES, MAX_NODES
 
     numbers = parse_deals(deals)
     r = _rules(variant)
-    plist = tuple(players.split(",")) if isinstance(players, str) else tuple(players)
-    unknown = [p for p in plist if p not in PLAYERS]
-    if unknown or not plist:
-        raise SurveyError(f"unknown player {', '.join(unknown) or '(none given)'}; "
-                          f"known: {', '.join(PLAYERS)}")
+    plist = _players(players)
+    n_jobs = _n_jobs(n_jobs)
     if backend not in ("loky", "dask"):
         raise SurveyError(f"backend must be loky or dask, not {backend!r}")
     if backend == "dask" and not scheduler:
         raise SurveyError("the dask backend needs a scheduler address (tcp://host:port)")
-    if chunk_size < 1:
-        raise SurveyError(f"chunk_size must be at least 1, not {chunk_size}")
-    budget = DEFAULT_MAX_NODES if max_nodes is None else int(max_nodes)
+    if backend != "dask" and scheduler is not None:
+        raise SurveyError("a scheduler address is only for the dask backend")
+    chunk_size = as_int(chunk_size, "chunk_size", low=1, high=MAX_CHUNK_SIZE, error=SurveyError)
+    budget = DEFAULT_MAX_NODES if max_nodes is None else max_nodes
+    budget = as_int(budget, "max_nodes", low=1, high=MAX_NODES, error=SurveyError)
+    progress = as_bool(progress, "progress", error=SurveyError)
+    path = _check_out(out)
     cfg = _Config(r, plist, budget, chunk_size, _digest(numbers), len(numbers))
-    path = Path(out)
-    _prepare(path, cfg)
-
-    chunks = [numbers[i:i + chunk_size] for i in range(0, len(numbers), chunk_size)]
-    todo = [i for i in range(len(chunks)) if not (path / f"chunk-{i:06d}.parquet").exists()]
-    done_deals = len(numbers) - sum(len(chunks[i]) for i in todo)
-    bar = _progress(len(numbers), progress, done_deals)
+    client = _dask_client(scheduler) if backend == "dask" else None
     try:
-        for _, n, _ in _execute(str(path), todo, chunks, r, plist, budget, n_jobs, backend,
-                                scheduler):
+        _prepare(path, cfg)
+        chunks = [numbers[i : i + chunk_size] for i in range(0, len(numbers), chunk_size)]
+        todo = [i for i in range(len(chunks)) if not chunk_path(path, i).exists()]
+        done_deals = len(numbers) - sum(len(chunks[i]) for i in todo)
+        bar = _progress(len(numbers), progress, done_deals)
+        try:
+            for _, n, _ in _execute(str(path), todo, chunks, r, plist, budget, n_jobs, client):
+                if bar is not None:
+                    bar.update(n)
+        finally:
             if bar is not None:
-                bar.update(n)
+                bar.close()
     finally:
-        if bar is not None:
-            bar.close()
-    return read_survey(path)
+        if client is not None:
+            client.close()
+    return _collect(path, chunks, plist)
 
 
-def _execute(out: str, todo: list[int], chunks: list[list[int]], r: Rules,
-             players: tuple[str, ...], budget: int, n_jobs: int, backend: str,
-             scheduler: Optional[str]) -> Iterator[tuple[int, int, float]]:
+def _collect(path: Path, chunks: list[list[int]], players: tuple[str, ...]) -> pd.DataFrame:
+    """The finished table, checked: every chunk file holds exactly one row for each
+    (deal, player) of its chunk, and nothing else; a bad one is named."""
+    parts = []
+    for i, numbers in enumerate(chunks):
+        file = chunk_path(path, i)
+        if not file.exists():
+            raise SurveyError(f"{file} is missing; run the survey again to recompute it")
+        table = read_chunk(file)
+        got = sorted(zip((int(n) for n in table["deal"]), table["player"].astype(str), strict=True))
+        want = sorted((n, p) for n in numbers for p in players)
+        if got != want:
+            raise SurveyError(
+                f"{file} holds {len(table)} rows that are not its chunk's {len(want)} "
+                f"(deal, player) pairs; delete it and run the survey again to recompute it"
+            )
+        parts.append(table)
+    table = pd.concat(parts, ignore_index=True)
+    return table.sort_values(["deal", "player"], kind="stable").reset_index(drop=True)
+
+
+def _dask_client(scheduler: str | None) -> Any:
+    """A client of the Dask scheduler, or a one-line error within ``DASK_TIMEOUT`` s."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise SurveyError(
+            "the dask backend needs the dask extra: pip install 'bakers_lab[dask]'"
+        ) from None
+    try:
+        return Client(scheduler, timeout=DASK_TIMEOUT)  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise SurveyError(
+            f"cannot reach the Dask scheduler at {scheduler} within {DASK_TIMEOUT} s "
+            f"({type(exc).__name__}: {str(exc)[:100]})"
+        ) from None
+
+
+def _execute(
+    out: str,
+    todo: list[int],
+    chunks: list[list[int]],
+    r: Rules,
+    players: tuple[str, ...],
+    budget: int,
+    n_jobs: int,
+    client: Any,
+) -> Iterator[tuple[int, int, float]]:
     """Run the chunks still to do, yielding each as it finishes."""
     if not todo:
         return
-    if n_jobs == 1 and backend == "loky":
+    if n_jobs == 1 and client is None:
         for i in todo:
             yield _run_chunk(out, i, chunks[i], r, players, budget)
         return
     from joblib import Parallel, delayed, parallel_config
 
     tasks = (delayed(_run_chunk)(out, i, chunks[i], r, players, budget) for i in todo)
-    if backend == "dask":
-        from distributed import Client
-
-        with Client(scheduler), parallel_config(backend="dask", wait_for_workers_timeout=60):
+    if client is not None:
+        with parallel_config(backend="dask", wait_for_workers_timeout=60):
             yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks)
     else:
-        yield from Parallel(n_jobs=n_jobs, backend="loky",
-                            return_as="generator_unordered")(tasks)
+        yield from Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered")(tasks)

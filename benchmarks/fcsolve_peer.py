@@ -238,9 +238,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{n}\t{outcome}\t{secs:.3f}\t{'' if iters is None else iters}", flush=True)
     total = sum(times)
     median = statistics.median(times) if times else 0.0
-    summary = " ".join(
-        f"{k}={counts[k]}" for k in ("solved", "unsolvable", "unresolved", "error")
-    )
+    summary = " ".join(f"{k}={counts[k]}" for k in ("solved", "unsolvable", "unresolved", "error"))
     print(
         f"# options={args.options} deals={len(times)} {summary} "
         f"total_s={total:.1f} median_s={median:.3f}"

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -42,24 +43,34 @@ def parse_range(text: str) -> list[int]:
 def compile_cost() -> tuple[float, float]:
     """Seconds of the first solve in a fresh process with an empty numba cache
     (compile), and then again with the cache filled (load)."""
-    code = ("import time; t = time.perf_counter(); import bakers_lab as bl; "
-            "bl.solve(1, max_nodes=2000); print(time.perf_counter() - t)")
+    code = (
+        "import time; t = time.perf_counter(); import bakers_lab as bl; "
+        "bl.solve(1, max_nodes=2000); print(time.perf_counter() - t)"
+    )
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        cold = float(subprocess.run([sys.executable, "-c", code], env=env, check=True,
-                                    capture_output=True, text=True).stdout)
-        warm = float(subprocess.run([sys.executable, "-c", code], env=env, check=True,
-                                    capture_output=True, text=True).stdout)
+        cold = float(
+            subprocess.run(
+                [sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True
+            ).stdout
+        )
+        warm = float(
+            subprocess.run(
+                [sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True
+            ).stdout
+        )
     return cold, warm
 
 
-def summarize(name: str, outcomes: list[str], seconds: list[float], nodes: int | None) -> str:
+def summarize(name: str, outcomes: Sequence[str], seconds: list[float], nodes: int | None) -> str:
     s = np.array(seconds)
     counts = {k: outcomes.count(k) for k in ("solved", "unsolvable", "unresolved")}
-    line = (f"{name:10s} deals {len(outcomes):5d}  solved {counts['solved']:5d}  "
-            f"unsolvable {counts['unsolvable']:3d}  unresolved {counts['unresolved']:3d}  "
-            f"total {s.sum():8.2f} s  median {np.median(s):.4f}  p90 {np.percentile(s, 90):.4f}  "
-            f"p99 {np.percentile(s, 99):.3f}  max {s.max():.3f}")
+    line = (
+        f"{name:10s} deals {len(outcomes):5d}  solved {counts['solved']:5d}  "
+        f"unsolvable {counts['unsolvable']:3d}  unresolved {counts['unresolved']:3d}  "
+        f"total {s.sum():8.2f} s  median {np.median(s):.4f}  p90 {np.percentile(s, 90):.4f}  "
+        f"p99 {np.percentile(s, 99):.3f}  max {s.max():.3f}"
+    )
     if nodes is not None:
         line += f"  nodes/s {nodes / max(s.sum(), 1e-9):,.0f}"
     return line
@@ -79,8 +90,10 @@ def main(argv: list[str] | None = None) -> int:
 
     if not args.no_compile:
         cold, warm = compile_cost()
-        print(f"first call, empty numba cache (compile): {cold:.2f} s; "
-              f"with the cache (load): {warm:.2f} s")
+        print(
+            f"first call, empty numba cache (compile): {cold:.2f} s; "
+            f"with the cache (load): {warm:.2f} s"
+        )
     bl.solve(1, max_nodes=10)  # load the compiled code before timing
 
     outcomes, seconds, slow = [], [], []
@@ -97,7 +110,10 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.perf_counter() - t0
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"{args.variant}, deals {args.deals}, max_nodes {args.max_nodes:,}")
-    print(summarize("bakers_lab", outcomes, seconds, nodes) + f"  wall {wall:.1f} s  peak RSS {peak:.0f} MiB")
+    print(
+        summarize("bakers_lab", outcomes, seconds, nodes)
+        + f"  wall {wall:.1f} s  peak RSS {peak:.0f} MiB"
+    )
     if args.list or len(slow) <= 20:
         print("not solved, or over 1 s:", slow)
 
@@ -112,16 +128,22 @@ def main(argv: list[str] | None = None) -> int:
         for n in deals:
             board = bl.deal(n, variant=args.variant).to_text()
             outcome, sec, _ = fcsolve_peer.solve_board(
-                board, variant=args.variant, options=fcsolve_peer.FC_SOLVE_OPTIONS[opts])
+                board, variant=args.variant, options=fcsolve_peer.FC_SOLVE_OPTIONS[opts]
+            )
             p_out.append(outcome)
             p_sec.append(sec)
         print(summarize(f"fc-solve[{opts}]", p_out, p_sec, None))
         ours = sum(o != "unresolved" for o in outcomes)
         theirs = sum(o != "unresolved" for o in p_out)
-        print(f"resolved: bakers_lab {ours}, fc-solve {theirs}; total time ratio "
-              f"fc-solve / bakers_lab = {sum(p_sec) / max(sum(seconds), 1e-9):.1f}x")
-        disagree = [n for n, a, b in zip(deals, outcomes, p_out)
-                    if "unresolved" not in (a, b) and a != b]
+        print(
+            f"resolved: bakers_lab {ours}, fc-solve {theirs}; total time ratio "
+            f"fc-solve / bakers_lab = {sum(p_sec) / max(sum(seconds), 1e-9):.1f}x"
+        )
+        disagree = [
+            n
+            for n, a, b in zip(deals, outcomes, p_out, strict=True)
+            if "unresolved" not in (a, b) and a != b
+        ]
         print("verdicts that disagree:", disagree)
     return 0
 

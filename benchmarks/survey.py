@@ -31,8 +31,14 @@ def survey_run(numbers: list[int], variant: str, n_jobs: int, chunk_size: int) -
     """Seconds of a whole survey (fresh output directory) with ``n_jobs`` workers."""
     with tempfile.TemporaryDirectory() as out:
         t0 = time.perf_counter()
-        bl.survey(numbers, variant=variant, out=f"{out}/s", n_jobs=n_jobs,
-                  chunk_size=chunk_size, progress=False)
+        bl.survey(
+            numbers,
+            variant=variant,
+            out=f"{out}/s",
+            n_jobs=n_jobs,
+            chunk_size=chunk_size,
+            progress=False,
+        )
         return time.perf_counter() - t0
 
 
@@ -50,14 +56,19 @@ def main(argv: list[str] | None = None) -> int:
         loop.append(plain_loop(numbers, args.variant))
         one.append(survey_run(numbers, args.variant, 1, args.chunk_size))
         two.append(survey_run(numbers, args.variant, 2, args.chunk_size))
-        print(f"run {k + 1}: loop {loop[-1]:.1f} s, survey 1 worker {one[-1]:.1f} s, "
-              f"2 workers {two[-1]:.1f} s", flush=True)
+        print(
+            f"run {k + 1}: loop {loop[-1]:.1f} s, survey 1 worker {one[-1]:.1f} s, "
+            f"2 workers {two[-1]:.1f} s",
+            flush=True,
+        )
     n = len(numbers)
     m_loop, m_one, m_two = (statistics.median(x) for x in (loop, one, two))
     print(f"{args.variant}, {n} deals, chunks of {args.chunk_size}, medians of {args.repeat} runs:")
     print(f"  plain solver loop   {n / m_loop:8.1f} deals/s")
-    print(f"  survey, 1 worker    {n / m_one:8.1f} deals/s  "
-          f"(overhead over the loop {100 * (m_one - m_loop) / m_loop:+.1f} %)")
+    print(
+        f"  survey, 1 worker    {n / m_one:8.1f} deals/s  "
+        f"(overhead over the loop {100 * (m_one - m_loop) / m_loop:+.1f} %)"
+    )
     print(f"  survey, 2 workers   {n / m_two:8.1f} deals/s  (speed-up {m_one / m_two:.2f}x)")
     return 0
 

@@ -3,11 +3,20 @@ import pytest
 from bakers_lab import Card, CardError, Suit
 
 
-@pytest.mark.parametrize("text, rank, suit", [
-    ("7C", 7, Suit.CLUBS), ("TC", 10, Suit.CLUBS), ("10C", 10, Suit.CLUBS),
-    ("7♣", 7, Suit.CLUBS), ("ah", 1, Suit.HEARTS), (" KD ", 13, Suit.DIAMONDS),
-    ("Q♠", 12, Suit.SPADES), ("2♦", 2, Suit.DIAMONDS), ("J♥", 11, Suit.HEARTS),
-])
+@pytest.mark.parametrize(
+    "text, rank, suit",
+    [
+        ("7C", 7, Suit.CLUBS),
+        ("TC", 10, Suit.CLUBS),
+        ("10C", 10, Suit.CLUBS),
+        ("7♣", 7, Suit.CLUBS),
+        ("ah", 1, Suit.HEARTS),
+        (" KD ", 13, Suit.DIAMONDS),
+        ("Q♠", 12, Suit.SPADES),
+        ("2♦", 2, Suit.DIAMONDS),
+        ("J♥", 11, Suit.HEARTS),
+    ],
+)
 def test_parse(text, rank, suit):
     assert Card.parse(text) == Card(rank, suit)
 

@@ -33,17 +33,23 @@ def test_bad_number_exit_2(capsys):
 
 
 def test_console_script_runs():
-    out = subprocess.run([sys.executable, "-m", "bakers_lab.cli", "deal", "1"],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "bakers_lab.cli", "deal", "1"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert out.splitlines()[0] == "6H JH 5C AD"
 
 
 def test_argparse_errors_are_one_line():
-    proc = subprocess.run([sys.executable, "-m", "bakers_lab.cli", "deal", "x"],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "bakers_lab.cli", "deal", "x"], capture_output=True, text=True
+    )
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == [
-        "bakers-lab: error: argument N: invalid int value: 'x'"]
+        "bakers-lab: error: argument N: invalid int value: 'x'"
+    ]
 
 
 def test_solve_json_replays(capsys):
@@ -70,8 +76,9 @@ def test_solve_unsolvable_deal(capsys):
 
 
 def run_cli(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "bakers_lab.cli", *args], input=stdin,
-                          capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "bakers_lab.cli", *args], input=stdin, capture_output=True, text=True
+    )
 
 
 def test_solve_bad_input_one_line_exit_2(tmp_path):
@@ -80,10 +87,16 @@ def test_solve_bad_input_one_line_exit_2(tmp_path):
         (("solve", "--board", "-"), bad, "bakers-lab: error: line 2: bad card 'KX'"),
         (("solve", "5", "--variant", "nope"), None, "bakers-lab: error: unknown variant 'nope'"),
         (("solve",), None, "bakers-lab: error: give a game number or --board FILE"),
-        (("solve", "--board", str(tmp_path / "missing.txt")), None,
-         "bakers-lab: error: [Errno 2] No such file or directory"),
-        (("solve", "3", "--max-nodes", "0"), None,
-         "bakers-lab: error: argument --max-nodes: must be at least 1, not 0"),
+        (
+            ("solve", "--board", str(tmp_path / "missing.txt")),
+            None,
+            "bakers-lab: error: [Errno 2] No such file or directory",
+        ),
+        (
+            ("solve", "3", "--max-nodes", "0"),
+            None,
+            "bakers-lab: error: argument --max-nodes: must be at least 1, not 0",
+        ),
         (("solve", "--board", "-"), bl.deal(5).to_text().replace("KH", "QH", 1), "appears twice"),
     ]
     for args, stdin, start in cases:

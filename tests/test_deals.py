@@ -1,11 +1,15 @@
 """Deals equal PySolFC's, for every preset PySolFC has; board text round-trips."""
 
+import re
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
+from pinned import BAKERS_DOZEN_1
 from pysol_cards.cards import CardRenderer, createCards
 from pysol_cards.deal_game import Game
-from pysol_cards.random import MTRandom, shuffle as pysol_cards_shuffle
+from pysol_cards.random import MTRandom
+from pysol_cards.random import shuffle as pysol_cards_shuffle
 from pysol_cards.random_base import RandomBase
 
 import bakers_lab as bl
@@ -24,9 +28,30 @@ def test_deals_1_to_1000_equal_pysol_cards():
     assert mismatches == []
 
 
-BIG_NUMBERS = [32001, 32002, 40000, 99999, 100000, 123456, 999999, 1000000, 2**31 - 1, 2**31,
-               2**32, 1234567890, 9876543210, 4000000000, 5555555555, 10**12 + 7,
-               2**53 + 1, 10**15, 10**19, 99999999999999999999, 31415926535, 27182818284]
+BIG_NUMBERS = [
+    32001,
+    32002,
+    40000,
+    99999,
+    100000,
+    123456,
+    999999,
+    1000000,
+    2**31 - 1,
+    2**31,
+    2**32,
+    1234567890,
+    9876543210,
+    4000000000,
+    5555555555,
+    10**12 + 7,
+    2**53 + 1,
+    10**15,
+    10**19,
+    99999999999999999999,
+    31415926535,
+    27182818284,
+]
 
 
 @pytest.mark.parametrize("n", BIG_NUMBERS)
@@ -46,6 +71,7 @@ def test_game_32000_follows_pysolfc_not_pysol_cards():
 
 # -- an independent transcription of PySolFC's hooks (pysollib/games/bakersdozen.py,
 #    pysollib/game/__init__.py), built on pysol-cards' cards and shuffles ----------------
+
 
 def _king_hook(cards, n):
     # BakersDozen._shuffleHook, as written in PySolFC (KING is rank 13 in pysol-cards)
@@ -70,22 +96,24 @@ def reference_deal(shuffled, variant: str) -> str:
     columns = {"good_measure": 10}.get(variant, 13)
     if variant in ("bakers_dozen", "spanish_patience", "good_measure"):
         cards = _king_hook(cards, columns)
-    if variant == "good_measure":   # GoodMeasure._shuffleHook: 2 Aces to the talon's bottom
+    if variant == "good_measure":  # GoodMeasure._shuffleHook: 2 Aces to the talon's bottom
         g = Game("bakers_dozen", 1, RandomBase.DEALS_PYSOLFC)
         cards = g._shuffleHookMoveToBottom(cards, lambda c: (c.rank == 1, c.suit), 2)
-    cols = [[] for _ in range(columns)]
+    cols: list[list[object]] = [[] for _ in range(columns)]
     talon = list(cards)
     for k in range(columns * (52 // columns)):  # dealRow: from the talon's end, rows 0..n-1
         cols[k % columns].append(talon.pop())
     found = {}
-    while talon:                                 # GoodMeasure.startGame: the last 2 to foundations
+    while talon:  # GoodMeasure.startGame: the last 2 to foundations
         c = talon.pop()
         assert c.rank == 1
         found[c.suit] = c
     lines = []
     if found:
-        lines.append("Foundations: " + " ".join(
-            f"{'CSHD'[s]}-{'A' if s in found else '0'}" for s in (2, 0, 3, 1)))
+        lines.append(
+            "Foundations: "
+            + " ".join(f"{'CSHD'[s]}-{'A' if s in found else '0'}" for s in (2, 0, 3, 1))
+        )
     lines += [" ".join(RENDER.to_s(c) for c in col) for col in cols]
     return "".join(line + "\n" for line in lines)
 
@@ -95,18 +123,50 @@ def pysolfc_shuffle(n):
     return pysol_cards_shuffle(createCards(1), n, RandomBase.DEALS_PYSOLFC)
 
 
-@pytest.mark.parametrize("variant", ["bakers_dozen", "good_measure", "spanish_patience",
-                                     "portuguese_solitaire", "spanish_patience_ii"])
+@pytest.mark.parametrize(
+    "variant",
+    [
+        "bakers_dozen",
+        "good_measure",
+        "spanish_patience",
+        "portuguese_solitaire",
+        "spanish_patience_ii",
+    ],
+)
 def test_variants_follow_pysolfc_hooks(variant):
-    numbers = list(range(1, 301)) + [31999, 32001, 500000, 1234567890]
-    bad = [n for n in numbers
-           if bl.deal(n, variant=variant).to_text() != reference_deal(pysolfc_shuffle(n), variant)]
+    numbers = [*list(range(1, 301)), 31999, 32001, 500000, 1234567890]
+    bad = [
+        n
+        for n in numbers
+        if bl.deal(n, variant=variant).to_text() != reference_deal(pysolfc_shuffle(n), variant)
+    ]
     assert bad == []
 
 
+# PySolFC's Baker's Dozen game 1, as pysol-cards prints it (pysol_cards_board(1), run
+# once and pasted). Spanish Patience subclasses Baker's Dozen in PySolFC and keeps its
+# shuffle hook, so its game 1 is this board too (reference_deal gives the same text).
+GAME_1 = """\
+6H JH 5C AD
+2H 2C 4C 5S
+9C 8H 3C 9S
+KC TH AH 6S
+KD 4S AS TC
+8C TD JS 5H
+3D 3S QD 7C
+6C 7S 9D 7H
+KS 4D QS 5D
+8D AC 2S JC
+8S 4H 3H 9H
+KH QH 6D 2D
+7D TS QC JD
+"""
+
 # Boards pinned from the reading of PySolFC's code above (the reference_deal
-# transcription, cross-checked by hand for the King and Ace hooks); games 1 and 2.
+# transcription on pysol-cards' shuffle, run once and pasted, cross-checked by hand
+# for the King and Ace hooks); games 1 and 2.
 PINNED = {
+    ("bakers_dozen", 1): GAME_1,
     ("good_measure", 2): """\
 Foundations: H-A C-A D-0 S-0
 JH AD 4H 6C JD
@@ -120,7 +180,7 @@ KH KS 7S 2D 4C
 3D 9S 4S 6H QC
 KC 8H 8S JS QD
 """,
-    ("spanish_patience", 1): bl.deal(1).to_text(),   # same hook as Baker's Dozen (subclass)
+    ("spanish_patience", 1): GAME_1,  # same hook as Baker's Dozen (subclass)
     ("portuguese_solitaire", 1): """\
 JD QC TS 7D
 2D KH QH 6D
@@ -144,16 +204,32 @@ def test_pinned_boards(variant, n):
     assert bl.deal(n, variant=variant).to_text() == PINNED[variant, n]
 
 
+def test_pinned_literals_come_from_pysol_cards():
+    # the literals above, and the one the render and feature tests share, are what
+    # pysol-cards (and the transcription of PySolFC's hooks on its shuffle) give
+    assert GAME_1 == pysol_cards_board(1) == BAKERS_DOZEN_1
+    for (variant, n), text in PINNED.items():
+        assert reference_deal(pysolfc_shuffle(n), variant) == text, (variant, n)
+
+
 def test_bakers_dozen_game_1_board():
     # PySolFC game 1 as pysol-cards prints it: Kings at the bottom of columns 1, 4, 5, 9, 12
     assert bl.deal(1).to_text().splitlines()[:4] == [
-        "6H JH 5C AD", "2H 2C 4C 5S", "9C 8H 3C 9S", "KC TH AH 6S"]
+        "6H JH 5C AD",
+        "2H 2C 4C 5S",
+        "9C 8H 3C 9S",
+        "KC TH AH 6S",
+    ]
 
 
 def test_spanish_patience_ii_has_no_hook():
-    # Portuguese Solitaire and Spanish Patience II share PySolFC's identity hook
-    assert bl.deal(77, variant="spanish_patience_ii").columns == \
-        bl.deal(77, variant="portuguese_solitaire").columns
+    # Portuguese Solitaire and Spanish Patience II share PySolFC's identity hook, so
+    # game 1 of Spanish Patience II is the pinned Portuguese Solitaire board, where
+    # Kings stay wherever the shuffle put them (KH second in column 2, KS in column 5)
+    text = PINNED["portuguese_solitaire", 1]
+    assert bl.deal(1, variant="spanish_patience_ii").to_text() == text
+    assert text.splitlines()[1].split() == ["2D", "KH", "QH", "6D"]
+    assert text.splitlines()[4].split() == ["5D", "KS", "4D", "QS"]
 
 
 def test_good_measure_kings_not_always_at_bottom():
@@ -173,6 +249,7 @@ def test_bakers_dozen_kings_always_at_bottom():
 
 # -- own seeded deals ---------------------------------------------------------------
 
+
 def test_seeded_deals_pinned_and_stable_king_rule():
     d = bl.seeded_deal(5)
     assert d.king_rule == "stable" and d.seed == 5
@@ -187,6 +264,7 @@ def test_seeded_deals_pinned_and_stable_king_rule():
 def test_seeded_stable_rule_keeps_order():
     # Dealing without the King rule and applying it by hand gives the same columns
     from bakers_lab.shuffles import shuffle_seeded
+
     deck = [bl.Card(r, s) for s in bl.Suit for r in range(1, 14)]
     cards = shuffle_seeded(deck, 2**64 - 1)
     for k, col in enumerate(bl.seeded_deal(2**64 - 1).columns):
@@ -200,12 +278,17 @@ def test_small_deck_deals():
     assert sorted(d.cards) == sorted(bl.Card(r, s) for s in bl.Suit for r in range(1, 7))
 
 
-@pytest.mark.parametrize("bad, message", [
-    (0, "PySolFC game numbers run from 1"), (-5, "PySolFC game numbers run from 1"),
-    (10**20, "PySolFC game numbers run from 1"), ("7", "a game number is an int"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        (0, "PySolFC game numbers run from 1"),
+        (-5, "PySolFC game numbers run from 1"),
+        (10**20, "PySolFC game numbers run from 1"),
+        ("7", "game number must be an integer, not '7' (str)"),
+    ],
+)
 def test_bad_game_numbers(bad, message):
-    with pytest.raises(DealError, match=message):
+    with pytest.raises(DealError, match=re.escape(message)):
         bl.deal(bad)
 
 
@@ -218,8 +301,8 @@ def test_repr_rebuilds():
 
 # -- board text ---------------------------------------------------------------------
 
-@given(st.integers(min_value=1, max_value=10**12),
-       st.sampled_from(bl.variant_names()))
+
+@given(st.integers(min_value=1, max_value=10**12), st.sampled_from(bl.variant_names()))
 def test_text_round_trip(n, variant):
     d = bl.deal(n, variant=variant)
     assert bl.Deal.from_text(d.to_text(), variant=variant) == d
@@ -236,7 +319,7 @@ def _lines():
 
 def test_duplicate_card_names_both_lines():
     lines = _lines()
-    lines[2] = lines[2].replace("9C", "6H")    # 6H is on line 1 already
+    lines[2] = lines[2].replace("9C", "6H")  # 6H is on line 1 already
     with pytest.raises(DealError, match=r"line 3: card 6H appears twice \(also line 1\)"):
         bl.Deal.from_text("\n".join(lines))
 

@@ -7,12 +7,15 @@ from collections import Counter
 from html.parser import HTMLParser
 
 import pytest
+from pinned import BAKERS_DOZEN_1, BAKERS_DOZEN_1_COLUMNS
 
 import bakers_lab as bl
 from bakers_lab.cards import Card
 from bakers_lab.render import BLACK, HIGHLIGHT, RED, board_html, board_str, board_svg
 
-ALL_CARDS = {str(Card.from_index(i)) for i in range(52)}
+# the 52 card names, written out here rather than taken from bakers_lab.Card
+ALL_CARDS = {rank + suit for rank in "A23456789TJQK" for suit in "CSHD"}
+SUIT_SYMBOL = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 VOID = {"br", "hr", "img", "input", "meta", "link"}
 
 
@@ -23,11 +26,11 @@ class BoardParser(HTMLParser):
     def __init__(self) -> None:
         super().__init__()
         self.stack: list[str] = []
-        self.cards: list[dict] = []        # one per data-card element
-        self.columns: list[dict] = []      # one per data-col element
+        self.cards: list[dict] = []  # one per data-card element
+        self.columns: list[dict] = []  # one per data-col element
         self.foundations: list[dict] = []  # one per data-foundation element
-        self.empty_outlines = 0            # dashed rects
-        self._card: dict | None = None     # card element being read
+        self.empty_outlines = 0  # dashed rects
+        self._card: dict | None = None  # card element being read
         self._card_depth = 0
         self._in_title = False
         self._foundation: dict | None = None
@@ -37,10 +40,16 @@ class BoardParser(HTMLParser):
 
     def _open(self, tag: str, attrs: dict) -> None:
         if "data-card" in attrs:
-            self._card = {"card": attrs["data-card"], "fills": [], "title": "",
-                          "highlight": attrs.get("data-highlight") == "true",
-                          "strokes": [], "foundation": self._foundation,
-                          "column": self._column, "attrs": attrs}
+            self._card = {
+                "card": attrs["data-card"],
+                "fills": [],
+                "title": "",
+                "highlight": attrs.get("data-highlight") == "true",
+                "strokes": [],
+                "foundation": self._foundation,
+                "column": self._column,
+                "attrs": attrs,
+            }
             self._card_depth = len(self.stack)
             self.cards.append(self._card)
             if self._foundation is not None:
@@ -98,7 +107,10 @@ def parse(html: str) -> BoardParser:
 
 @pytest.fixture(scope="module")
 def deal1():
-    return bl.deal(1)
+    d = bl.deal(1)
+    # the board the assertions below are about: PySolFC game 1 as pysol-cards prints it
+    assert [[str(c) for c in col] for col in d.columns] == BAKERS_DOZEN_1_COLUMNS
+    return d
 
 
 # -- the HTML / SVG picture -----------------------------------------------------
@@ -111,27 +123,33 @@ def test_every_card_drawn_exactly_once(deal1):
 
 def test_cards_carry_pretty_titles(deal1):
     p = parse(board_svg(deal1.columns, deal1.foundations))
+    assert len(p.cards) == 52
     for c in p.cards:
-        assert c["title"] == Card.parse(c["card"]).pretty()
+        rank, suit = c["card"]
+        assert c["title"] == rank + SUIT_SYMBOL[suit]
+    titles = {c["card"]: c["title"] for c in p.cards}
+    assert titles["TH"] == "T♥" and titles["AD"] == "A♦" and titles["KC"] == "K♣"
 
 
 def test_red_and_black_inks(deal1):
-    p = parse(board_html(deal1.columns, deal1.foundations))
-    for c in p.cards:
-        ink = RED if Card.parse(c["card"]).is_red else BLACK
-        assert c["fills"], c["card"]
-        assert set(c["fills"]) == {ink}, c["card"]
     assert RED.lower() == "#c0392b" and BLACK.lower() == "#111111"
+    p = parse(board_html(deal1.columns, deal1.foundations))
+    assert len(p.cards) == 52
+    for c in p.cards:
+        ink = "#c0392b" if c["card"][1] in "HD" else "#111111"  # Hearts, Diamonds red
+        assert c["fills"], c["card"]
+        assert {f.lower() for f in c["fills"]} == {ink}, c["card"]
 
 
 def test_column_order_and_playable_card_in_full(deal1):
     p = parse(board_svg(deal1.columns, deal1.foundations))
     # cards are emitted column by column, deepest first
     drawn = [c["card"] for c in p.cards]
-    assert drawn == [str(card) for col in deal1.columns for card in col]
+    assert drawn == [name for col in BAKERS_DOZEN_1_COLUMNS for name in col]
+    assert drawn[:5] == ["6H", "JH", "5C", "AD", "2H"]
     # only the playable card of each column shows the big centre pip (3 text fills)
     full = [c["card"] for c in p.cards if len(c["fills"]) == 3]
-    assert full == [str(col[-1]) for col in deal1.columns]
+    assert full == ["AD", "5S", "9S", "6S", "TC", "5H", "7C", "7H", "5D", "JC", "9H", "2D", "JD"]
 
 
 def test_highlight_marks_exactly_the_given_cards(deal1):
@@ -156,10 +174,11 @@ def test_highlight_accepts_one_card_or_pretty_text(deal1):
 
 def test_gamestate_html_highlights_the_last_moved_card(deal1):
     g = bl.GameState.from_deal(deal1)
-    move = g.play(g.legal_moves()[0])
+    g.play("AD>F")  # AD, the top card of column 1, goes home
     p = parse(g._repr_html_())
-    assert [c["card"] for c in p.cards if c["highlight"]] == [str(move.card)]
+    assert [c["card"] for c in p.cards if c["highlight"]] == ["AD"]
     assert len(p.cards) == 52
+    assert [f["cards"] for f in p.foundations if f["data-foundation"] == "D"] == [["AD"]]
 
 
 def test_layout_7_plus_6_rows(deal1):
@@ -183,8 +202,7 @@ def test_layout_7_plus_6_rows(deal1):
     for a in cols:
         cards = [c for c in p.cards if c["column"] is a]
         assert len(cards) == 4
-        pos = [tuple(map(float, re.findall(r"[\d.]+", c["attrs"]["transform"])))
-               for c in cards]
+        pos = [tuple(map(float, re.findall(r"[\d.]+", c["attrs"]["transform"]))) for c in cards]
         assert [x for x, _ in pos] == [float(a["data-x"])] * 4
         assert pos[0][1] == float(a["data-y"]) and pos[1][1] - pos[0][1] >= 20
     row_svg = board_svg(deal1.columns, deal1.foundations, layout="row")
@@ -208,7 +226,7 @@ def test_row_layout_is_wider_than_two_rows(deal1):
 def test_good_measure_shows_its_aces_on_the_foundations():
     d = bl.deal(86, variant="good_measure")
     aces = sorted(str(c) for p in d.foundations for c in p)
-    assert len(aces) == 2
+    assert aces == ["AC", "AD"]  # PySolFC's game 86 (pysol-cards' shuffle, tests/test_deals.py)
     p = parse(board_html(d.columns, d.foundations, layout="5+5"))
     on_piles = sorted(c["card"] for c in p.cards if c["foundation"] is not None)
     assert on_piles == aces
@@ -266,8 +284,10 @@ def test_layout_that_does_not_add_up_suggests_one(deal1):
 def test_html_saved_to_a_file_parses(deal1, tmp_path):
     path = tmp_path / "board.html"
     frag = board_html(deal1.columns, deal1.foundations, title=repr(deal1), layout="7+6")
-    path.write_text(f"<!doctype html><html><head><meta charset='utf-8'></head>"
-                    f"<body>{frag}</body></html>", encoding="utf-8")
+    path.write_text(
+        f"<!doctype html><html><head><meta charset='utf-8'></head><body>{frag}</body></html>",
+        encoding="utf-8",
+    )
     p = parse(path.read_text(encoding="utf-8"))
     assert len(p.cards) == 52 and {c["card"] for c in p.cards} == ALL_CARDS
 
@@ -280,8 +300,11 @@ def test_board_str_lists_13_columns(deal1):
     assert lines[1] == "Foundations: ♣ -  ♠ -  ♥ -  ♦ -"
     col_lines = lines[2:]
     assert len(col_lines) == 13
-    for i, (line, col) in enumerate(zip(col_lines, deal1.columns), start=1):
-        assert line == f"{i:>2}: " + " ".join(map(str, col))
+    assert col_lines[0] == " 1: 6H JH 5C AD" and col_lines[12] == "13: 7D TS QC JD"
+    for i, (line, board_line) in enumerate(
+        zip(col_lines, BAKERS_DOZEN_1.splitlines(), strict=True), start=1
+    ):
+        assert line == f"{i:>2}: {board_line}"
 
 
 def test_board_str_marks_highlight_and_empty_columns(deal1):
@@ -299,11 +322,18 @@ def test_board_str_marks_highlight_and_empty_columns(deal1):
 
 
 def test_deal_and_game_print_through_render(deal1):
-    assert str(deal1).splitlines()[1].startswith("Foundations:")
-    assert len(str(deal1).splitlines()) == 15
-    assert parse(deal1._repr_html_()).cards
+    expected = [f"{i:>2}: {line}" for i, line in enumerate(BAKERS_DOZEN_1.splitlines(), 1)]
+    lines = str(deal1).splitlines()
+    assert len(lines) == 15
+    assert lines[1] == "Foundations: ♣ -  ♠ -  ♥ -  ♦ -" and lines[2:] == expected
+    p = parse(deal1._repr_html_())
+    assert sorted(c["card"] for c in p.cards) == sorted(ALL_CARDS)
+    assert not any(c["highlight"] for c in p.cards)
     g = bl.GameState.from_deal(deal1)
-    assert str(g).splitlines()[2:] == str(deal1).splitlines()[2:]
+    g.play("5S>6S")
+    lines = str(g).splitlines()
+    assert lines[3] == " 2: 2H 2C 4C" and lines[5] == " 4: KC TH AH 6S 5S"
+    assert [lines[2], lines[4], *lines[6:]] == [expected[0], expected[2], *expected[4:]]
 
 
 def test_four_piles_required(deal1):
@@ -317,8 +347,24 @@ def test_to_html_options_reach_the_picture():
     d = bl.deal(1)
     html = d.to_html(layout="7+6", highlight=["5S"])
     assert html.count('data-row="1"') == 6 and html.count('data-row="0"') == 7
-    assert 'data-card="5S"' in html
+    p = parse(html)
+    assert [c["card"] for c in p.cards if c["highlight"]] == ["5S"]
     g = bl.GameState.from_deal(d)
-    g.play("5S>6S")
-    assert g.to_html() == g._repr_html_()
-    assert g.to_html() != g.to_html(highlight=())
+    g.play("5S>6S")  # 5S (top of column 2) onto 6S (top of column 4)
+    for html in (g.to_html(), g._repr_html_()):
+        p = parse(html)
+        counts = Counter(c["card"] for c in p.cards)
+        assert set(counts) == ALL_CARDS and set(counts.values()) == {1}
+        # the last moved card is outlined, and nothing else
+        assert [c["card"] for c in p.cards if c["highlight"]] == ["5S"]
+        by_column = {
+            a["data-col"]: [c["card"] for c in p.cards if c["column"] is a] for a in p.columns
+        }
+        assert by_column["1"] == ["2H", "2C", "4C"]
+        assert by_column["3"] == ["KC", "TH", "AH", "6S", "5S"]
+        # the title names the deal and the number of moves played
+        title = re.findall(r'<div class="bakers-lab-title"[^>]*>([^<]*)</div>', html)
+        assert len(title) == 1
+        assert title[0].startswith("deal(1, variant=&#x27;bakers_dozen&#x27;), after 1 move")
+    p = parse(g.to_html(highlight=()))
+    assert not any(c["highlight"] for c in p.cards) and len(p.cards) == 52

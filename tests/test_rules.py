@@ -21,8 +21,17 @@ RULES_MD_TABLE = {
 @pytest.mark.parametrize("name", list(RULES_MD_TABLE))
 def test_presets_match_rules_md(name):
     r = bl.rules(name)
-    assert (r.pysolfc_id, r.columns, r.cards_per_column, r.king_step, r.aces_at_start,
-            r.empty_column, r.move_unit, r.foundation_build, r.foundation_return) == RULES_MD_TABLE[name]
+    assert (
+        r.pysolfc_id,
+        r.columns,
+        r.cards_per_column,
+        r.king_step,
+        r.aces_at_start,
+        r.empty_column,
+        r.move_unit,
+        r.foundation_build,
+        r.foundation_return,
+    ) == RULES_MD_TABLE[name]
     assert r.tableau_build == "any_suit" and r.ranks == 13 and r.name == name
 
 
@@ -45,12 +54,15 @@ def test_repr_rebuilds_and_replace():
     assert small.deck_size == 24 and small.name == "custom" and small.pysolfc_id is None
 
 
-@pytest.mark.parametrize("changes, message", [
-    ({"columns": 12}, "12 columns × 4 cards + 0 aces = 48 cards, but the deck has 52"),
-    ({"empty_column": "queen"}, "empty_column must be one of none, king, any; got 'queen'"),
-    ({"ranks": 1, "columns": 1}, "ranks must be 2-13; got 1"),
-    ({"move_unit": "pile"}, "move_unit must be one of card, sequence"),
-])
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"columns": 12}, "12 columns × 4 cards + 0 aces = 48 cards, but the deck has 52"),
+        ({"empty_column": "queen"}, "empty_column must be one of none, king, any; got 'queen'"),
+        ({"ranks": 1, "columns": 1}, "ranks must be an integer from 2 to 13, not 1"),
+        ({"move_unit": "pile"}, "move_unit must be one of card, sequence"),
+    ],
+)
 def test_bad_records_say_why(changes, message):
     with pytest.raises(RulesError, match=re.escape(message)):
         bl.rules("bakers_dozen").replace(**changes)

@@ -9,9 +9,9 @@ solver's solvable / unsolvable verdict must equal the plain-Python search's
 from collections import Counter
 
 import pytest
+from reference_solver import is_solvable
 
 import bakers_lab as bl
-from reference_solver import is_solvable
 
 SHAPES = [(5, 4, 130), (6, 4, 130)]  # (ranks, columns, deals) per preset
 
@@ -21,8 +21,9 @@ def small_rules(name: str, ranks: int, columns: int) -> bl.Rules:
     cards = 4 * ranks - base.aces_at_start
     if cards % columns:
         columns = 6 if cards % 6 == 0 else 2
-    return base.replace(ranks=ranks, columns=columns, cards_per_column=cards // columns,
-                        name=f"{name}_a{ranks}")
+    return base.replace(
+        ranks=ranks, columns=columns, cards_per_column=cards // columns, name=f"{name}_a{ranks}"
+    )
 
 
 @pytest.mark.parametrize("name", bl.variant_names())
@@ -38,7 +39,7 @@ def test_fast_solver_agrees_with_exhaustive_search(name):
             assert result.verified == expected
             verdicts[result.outcome] += 1
     assert sum(verdicts.values()) == 260
-    if name != "good_measure":      # the small Good Measure boards are all solvable
+    if name != "good_measure":  # the small Good Measure boards are all solvable
         assert verdicts["unsolvable"] >= 20 and verdicts["solved"] >= 20, verdicts
 
 

@@ -4,11 +4,12 @@ counts equal a from-scratch computation after any sequence of moves and undos.""
 import random
 
 import numpy as np
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 import bakers_lab as bl
 from bakers_lab.solve import _core as C
-from bakers_lab.solve.fast import _arrays, _Z1, _Z2, _ZP1, _ZP2, rules_vector
+from bakers_lab.solve.fast import _Z1, _Z2, _ZP1, _ZP2, _arrays, rules_vector
 
 
 def _aux(cols, lens, piles, plen, P, ncols):
@@ -35,13 +36,51 @@ def test_incremental_key_equals_fresh_key(variant, seed):
         if n == 0:
             break
         m = buf[rng.randrange(n)]
-        tp = C.move_cards(m & 63, (m >> 6) & 63, m >> 12, cols, lens, piles, plen, lc, ld, r1,
-                          r2, h, bad, _Z1, _Z2, _ZP1, _ZP2, trail, tp, True)
-        tp = C.autoplay(cols, lens, piles, plen, lc, ld, r1, r2, h, bad, _Z1, _Z2, _ZP1, _ZP2,
-                        trail, tp, P)
+        tp = C.move_cards(
+            m & 63,
+            (m >> 6) & 63,
+            m >> 12,
+            cols,
+            lens,
+            piles,
+            plen,
+            lc,
+            ld,
+            r1,
+            r2,
+            h,
+            bad,
+            _Z1,
+            _Z2,
+            _ZP1,
+            _ZP2,
+            trail,
+            tp,
+            True,
+        )
+        tp = C.autoplay(
+            cols, lens, piles, plen, lc, ld, r1, r2, h, bad, _Z1, _Z2, _ZP1, _ZP2, trail, tp, P
+        )
         if rng.random() < 0.25:
-            tp = C.undo_to(max(0, tp - 2), tp, cols, lens, piles, plen, lc, ld, r1, r2, h, bad,
-                           _Z1, _Z2, _ZP1, _ZP2, trail)
+            tp = C.undo_to(
+                max(0, tp - 2),
+                tp,
+                cols,
+                lens,
+                piles,
+                plen,
+                lc,
+                ld,
+                r1,
+                r2,
+                h,
+                bad,
+                _Z1,
+                _Z2,
+                _ZP1,
+                _ZP2,
+                trail,
+            )
         *_, h2, bad2 = _aux(cols, lens, piles, plen, P, r.columns)
         assert list(h) == list(h2)
         assert list(bad) == list(bad2)

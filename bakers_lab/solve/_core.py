@@ -23,7 +23,11 @@ P_NCOLS, P_RANKS, P_TBUILD, P_EMPTY, P_SEQ, P_FBUILD, P_FRET, P_MAXLEN = range(8
 # tableau_build / foundation_build / empty_column codes
 ANY_SUIT, SAME_SUIT, ALT_COLOUR = 0, 1, 2
 EMPTY_NONE, EMPTY_KING, EMPTY_ANY = 0, 1, 2
-PILE = 32
+# Stack ids: columns 0 … 51 (a Rules record allows up to 52 columns, one card each),
+# foundation piles PILE … PILE + 3; a move packs two ids in 6 bits each, so PILE + 3 < 64.
+PILE = 56
+MAX_COLUMNS = 52
+assert MAX_COLUMNS <= PILE and PILE + 3 < 64
 # search results
 SOLVED, UNSOLVABLE, BUDGET = 0, 1, 2
 # trail columns: src, dst, count, card, kind (0 onto card, 1 foundation, 2 empty), target
@@ -115,8 +119,28 @@ def column_bad(cols, lens, c):
 
 
 @njit(cache=True)
-def move_cards(src, dst, count, cols, lens, piles, plen, loc_col, loc_dep,
-               raw1, raw2, hsh, bad, Z1, Z2, ZP1, ZP2, trail, tp, record):
+def move_cards(
+    src,
+    dst,
+    count,
+    cols,
+    lens,
+    piles,
+    plen,
+    loc_col,
+    loc_dep,
+    raw1,
+    raw2,
+    hsh,
+    bad,
+    Z1,
+    Z2,
+    ZP1,
+    ZP2,
+    trail,
+    tp,
+    record,
+):
     """Move ``count`` cards from stack ``src`` to stack ``dst`` (no legality check),
     updating locations, hashes and bad counts; push it on the trail if ``record``.
     Returns the new trail pointer.
@@ -163,10 +187,7 @@ def move_cards(src, dst, count, cols, lens, piles, plen, loc_col, loc_dep,
             hsh[1] -= ZP2[s, x]
     # put them on the destination, in the same order
     for k in range(count):
-        if src < PILE:
-            x = cols[src, start + k]
-        else:
-            x = piles[src - PILE, start + k]
+        x = cols[src, start + k] if src < PILE else piles[src - PILE, start + k]
         if dst < PILE:
             j = lens[dst]
             cols[dst, j] = x
@@ -213,16 +234,19 @@ def safe_to_home(c, plen, P):
         return True
     tb = P[P_TBUILD]
     for t in range(4):
-        if tb == ANY_SUIT or (tb == SAME_SUIT and t == s) or (
-                tb == ALT_COLOUR and (t >= 2) != (s >= 2)):
-            if plen[t] < r - 1:
-                return False
+        if (
+            tb == ANY_SUIT
+            or (tb == SAME_SUIT and t == s)
+            or (tb == ALT_COLOUR and (t >= 2) != (s >= 2))
+        ) and plen[t] < r - 1:
+            return False
     return True
 
 
 @njit(cache=True)
-def autoplay(cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh, bad,
-             Z1, Z2, ZP1, ZP2, trail, tp, P):
+def autoplay(
+    cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh, bad, Z1, Z2, ZP1, ZP2, trail, tp, P
+):
     """Play every safe foundation move until none is left; returns the trail pointer."""
     ncols = P[P_NCOLS]
     changed = True
@@ -232,30 +256,142 @@ def autoplay(cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh, bad,
             if lens[i] > 0:
                 c = cols[i, lens[i] - 1]
                 if safe_to_home(c, plen, P):
-                    tp = move_cards(i, PILE + c // 13, 1, cols, lens, piles, plen, loc_col,
-                                    loc_dep, raw1, raw2, hsh, bad, Z1, Z2, ZP1, ZP2, trail, tp, True)
+                    tp = move_cards(
+                        i,
+                        PILE + c // 13,
+                        1,
+                        cols,
+                        lens,
+                        piles,
+                        plen,
+                        loc_col,
+                        loc_dep,
+                        raw1,
+                        raw2,
+                        hsh,
+                        bad,
+                        Z1,
+                        Z2,
+                        ZP1,
+                        ZP2,
+                        trail,
+                        tp,
+                        True,
+                    )
                     changed = True
     return tp
 
 
 @njit(cache=True)
-def step(m, cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh, bad,
-         Z1, Z2, ZP1, ZP2, trail, tp, P):
+def step(
+    m,
+    cols,
+    lens,
+    piles,
+    plen,
+    loc_col,
+    loc_dep,
+    raw1,
+    raw2,
+    hsh,
+    bad,
+    Z1,
+    Z2,
+    ZP1,
+    ZP2,
+    trail,
+    tp,
+    P,
+):
     """Play encoded move ``m`` and then every safe foundation move, recording
     them on the trail; returns the new trail pointer."""
-    tp = move_cards(m & 63, (m >> 6) & 63, m >> 12, cols, lens, piles, plen, loc_col,
-                    loc_dep, raw1, raw2, hsh, bad, Z1, Z2, ZP1, ZP2, trail, tp, True)
-    return autoplay(cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh, bad,
-                    Z1, Z2, ZP1, ZP2, trail, tp, P)
+    tp = move_cards(
+        m & 63,
+        (m >> 6) & 63,
+        m >> 12,
+        cols,
+        lens,
+        piles,
+        plen,
+        loc_col,
+        loc_dep,
+        raw1,
+        raw2,
+        hsh,
+        bad,
+        Z1,
+        Z2,
+        ZP1,
+        ZP2,
+        trail,
+        tp,
+        True,
+    )
+    return autoplay(
+        cols,
+        lens,
+        piles,
+        plen,
+        loc_col,
+        loc_dep,
+        raw1,
+        raw2,
+        hsh,
+        bad,
+        Z1,
+        Z2,
+        ZP1,
+        ZP2,
+        trail,
+        tp,
+        P,
+    )
 
 
 @njit(cache=True)
-def undo_to(tp_target, tp, cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh, bad,
-            Z1, Z2, ZP1, ZP2, trail):
+def undo_to(
+    tp_target,
+    tp,
+    cols,
+    lens,
+    piles,
+    plen,
+    loc_col,
+    loc_dep,
+    raw1,
+    raw2,
+    hsh,
+    bad,
+    Z1,
+    Z2,
+    ZP1,
+    ZP2,
+    trail,
+):
     while tp > tp_target:
         tp -= 1
-        move_cards(trail[tp, 1], trail[tp, 0], trail[tp, 2], cols, lens, piles, plen, loc_col,
-                   loc_dep, raw1, raw2, hsh, bad, Z1, Z2, ZP1, ZP2, trail, tp, False)
+        move_cards(
+            trail[tp, 1],
+            trail[tp, 0],
+            trail[tp, 2],
+            cols,
+            lens,
+            piles,
+            plen,
+            loc_col,
+            loc_dep,
+            raw1,
+            raw2,
+            hsh,
+            bad,
+            Z1,
+            Z2,
+            ZP1,
+            ZP2,
+            trail,
+            tp,
+            False,
+        )
     return tp
 
 
@@ -280,8 +416,11 @@ def is_dead(cols, lens, plen, loc_col, loc_dep, P):
                     continue
                 usable = False
                 for t in range(4):
-                    if tb == ANY_SUIT or (tb == SAME_SUIT and t == s) or (
-                            tb == ALT_COLOUR and (t >= 2) != (s >= 2)):
+                    if (
+                        tb == ANY_SUIT
+                        or (tb == SAME_SUIT and t == s)
+                        or (tb == ALT_COLOUR and (t >= 2) != (s >= 2))
+                    ):
                         p = t * 13 + r  # the card of suit t, rank r + 1
                         if plen[t] >= r + 1:
                             continue  # home for good
@@ -338,18 +477,31 @@ def evaluate(lens, plen, bad, loc_col, loc_dep, P, weights, rounds, depth):
             col = loc_col[x]
             if col >= 0:
                 block += lens[col] - 1 - loc_dep[x]
-    return (weights[0] * (4 * ranks - home) + weights[1] * nbad + weights[2] * block
-            + weights[3] * rounds + weights[4] * depth)
+    return (
+        weights[0] * (4 * ranks - home)
+        + weights[1] * nbad
+        + weights[2] * block
+        + weights[3] * rounds
+        + weights[4] * depth
+    )
 
 
 @njit(cache=True)
 def new_aux(ncols):
     """Scratch of a search: card locations, column hashes, position key, bad
     counts, and the doom check's arrays."""
-    return (np.full(52, -99, np.int64), np.zeros(52, np.int64), np.zeros(ncols, np.uint64),
-            np.zeros(ncols, np.uint64), np.zeros(2, np.uint64), np.zeros(ncols, np.int64),
-            np.zeros(52, np.bool_), np.zeros(52, np.bool_), np.zeros(52, np.bool_),
-            np.zeros(2, np.int64))
+    return (
+        np.full(52, -99, np.int64),
+        np.zeros(52, np.int64),
+        np.zeros(ncols, np.uint64),
+        np.zeros(ncols, np.uint64),
+        np.zeros(2, np.uint64),
+        np.zeros(ncols, np.int64),
+        np.zeros(52, np.bool_),
+        np.zeros(52, np.bool_),
+        np.zeros(52, np.bool_),
+        np.zeros(2, np.int64),
+    )
 
 
 @njit(cache=True)
@@ -414,16 +566,32 @@ def gen_moves(cols, lens, piles, plen, P, out):
 @njit(cache=True)
 def xorshift(state):
     x = state[0]
-    x ^= (x << np.uint64(13))
-    x ^= (x >> np.uint64(7))
-    x ^= (x << np.uint64(17))
+    x ^= x << np.uint64(13)
+    x ^= x >> np.uint64(7)
+    x ^= x << np.uint64(17)
     state[0] = x
     return x
 
 
 @njit(cache=True)
-def dfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, max_depth,
-        max_moves, trail, use_doom):
+def dfs(
+    cols,
+    lens,
+    piles,
+    plen,
+    P,
+    Z1,
+    Z2,
+    ZP1,
+    ZP2,
+    budget,
+    seed,
+    tt_bits,
+    max_depth,
+    max_moves,
+    trail,
+    use_doom,
+):
     """Depth-first search with a transposition table and ordered moves.
 
     Returns (status, nodes, trail length).  ``status`` is SOLVED (the trail
@@ -449,8 +617,25 @@ def dfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, max
     buf = np.zeros(max_moves, np.int64)
 
     tp = 0
-    tp = autoplay(cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh, bad,
-                  Z1, Z2, ZP1, ZP2, trail, tp, P)
+    tp = autoplay(
+        cols,
+        lens,
+        piles,
+        plen,
+        loc_col,
+        loc_dep,
+        raw1,
+        raw2,
+        hsh,
+        bad,
+        Z1,
+        Z2,
+        ZP1,
+        ZP2,
+        trail,
+        tp,
+        P,
+    )
     nodes = 1
     if plen[0] + plen[1] + plen[2] + plen[3] == decksize:
         return SOLVED, nodes, tp
@@ -467,11 +652,46 @@ def dfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, max
             n = gen_moves(cols, lens, piles, plen, P, buf)
             for k in range(n):
                 m = buf[k]
-                t2 = step(m, cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh, bad,
-                          Z1, Z2, ZP1, ZP2, trail, tp, P)
+                t2 = step(
+                    m,
+                    cols,
+                    lens,
+                    piles,
+                    plen,
+                    loc_col,
+                    loc_dep,
+                    raw1,
+                    raw2,
+                    hsh,
+                    bad,
+                    Z1,
+                    Z2,
+                    ZP1,
+                    ZP2,
+                    trail,
+                    tp,
+                    P,
+                )
                 score = evaluate(lens, plen, bad, loc_col, loc_dep, P, DFS_WEIGHTS, 0, 0)
-                undo_to(tp, t2, cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh,
-                        bad, Z1, Z2, ZP1, ZP2, trail)
+                undo_to(
+                    tp,
+                    t2,
+                    cols,
+                    lens,
+                    piles,
+                    plen,
+                    loc_col,
+                    loc_dep,
+                    raw1,
+                    raw2,
+                    hsh,
+                    bad,
+                    Z1,
+                    Z2,
+                    ZP1,
+                    ZP2,
+                    trail,
+                )
                 keys[k] = score * 1024 + np.int64(xorshift(rng) & np.uint64(1023))
             # insertion sort by key
             for a in range(1, n):
@@ -496,19 +716,72 @@ def dfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, max
         if idx[depth] < nmov[depth]:
             m = mstack[base[depth] + idx[depth]]
             idx[depth] += 1
-            tp = step(m, cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh, bad,
-                      Z1, Z2, ZP1, ZP2, trail, tp, P)
+            tp = step(
+                m,
+                cols,
+                lens,
+                piles,
+                plen,
+                loc_col,
+                loc_dep,
+                raw1,
+                raw2,
+                hsh,
+                bad,
+                Z1,
+                Z2,
+                ZP1,
+                ZP2,
+                trail,
+                tp,
+                P,
+            )
             nodes += 1
             if plen[0] + plen[1] + plen[2] + plen[3] == decksize:
                 return SOLVED, nodes, tp
-            if (tt_seen(tt, hsh[0], hsh[1])
-                    or is_lost(cols, lens, plen, loc_col, loc_dep, P, fM, fG, fA, use_doom, finfo)):
-                tp = undo_to(tp_at[depth], tp, cols, lens, piles, plen, loc_col, loc_dep,
-                             raw1, raw2, hsh, bad, Z1, Z2, ZP1, ZP2, trail)
+            if tt_seen(tt, hsh[0], hsh[1]) or is_lost(
+                cols, lens, plen, loc_col, loc_dep, P, fM, fG, fA, use_doom, finfo
+            ):
+                tp = undo_to(
+                    tp_at[depth],
+                    tp,
+                    cols,
+                    lens,
+                    piles,
+                    plen,
+                    loc_col,
+                    loc_dep,
+                    raw1,
+                    raw2,
+                    hsh,
+                    bad,
+                    Z1,
+                    Z2,
+                    ZP1,
+                    ZP2,
+                    trail,
+                )
             elif depth + 1 >= max_depth:
                 truncated = True
-                tp = undo_to(tp_at[depth], tp, cols, lens, piles, plen, loc_col, loc_dep,
-                             raw1, raw2, hsh, bad, Z1, Z2, ZP1, ZP2, trail)
+                tp = undo_to(
+                    tp_at[depth],
+                    tp,
+                    cols,
+                    lens,
+                    piles,
+                    plen,
+                    loc_col,
+                    loc_dep,
+                    raw1,
+                    raw2,
+                    hsh,
+                    bad,
+                    Z1,
+                    Z2,
+                    ZP1,
+                    ZP2,
+                    trail,
+                )
             else:
                 depth += 1
                 fresh = True
@@ -518,8 +791,25 @@ def dfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, max
             if depth == 0:
                 return (BUDGET if truncated else UNSOLVABLE), nodes, tp
             depth -= 1
-            tp = undo_to(tp_at[depth], tp, cols, lens, piles, plen, loc_col, loc_dep,
-                         raw1, raw2, hsh, bad, Z1, Z2, ZP1, ZP2, trail)
+            tp = undo_to(
+                tp_at[depth],
+                tp,
+                cols,
+                lens,
+                piles,
+                plen,
+                loc_col,
+                loc_dep,
+                raw1,
+                raw2,
+                hsh,
+                bad,
+                Z1,
+                Z2,
+                ZP1,
+                ZP2,
+                trail,
+            )
 
 
 @njit(cache=True)
@@ -626,8 +916,24 @@ def heap_pop(hk, hv, n):
 
 
 @njit(cache=True)
-def gbfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, max_moves,
-         weights, trail, use_doom):
+def gbfs(
+    cols,
+    lens,
+    piles,
+    plen,
+    P,
+    Z1,
+    Z2,
+    ZP1,
+    ZP2,
+    budget,
+    seed,
+    tt_bits,
+    max_moves,
+    weights,
+    trail,
+    use_doom,
+):
     """Greedy best-first search: always expand the stored position with the
     best score.  Finds solutions fast; its result is SOLVED, UNSOLVABLE (the
     frontier ran dry: every reachable position was expanded) or BUDGET.
@@ -648,8 +954,25 @@ def gbfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, ma
     rng = new_rng(seed)
 
     init_aux(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, loc_col, loc_dep, raw1, raw2, hsh, bad)
-    tp0 = autoplay(cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh, bad,
-                   Z1, Z2, ZP1, ZP2, trail, 0, P)
+    tp0 = autoplay(
+        cols,
+        lens,
+        piles,
+        plen,
+        loc_col,
+        loc_dep,
+        raw1,
+        raw2,
+        hsh,
+        bad,
+        Z1,
+        Z2,
+        ZP1,
+        ZP2,
+        trail,
+        0,
+        P,
+    )
     if plen[0] + plen[1] + plen[2] + plen[3] == decksize:
         return SOLVED, 1, tp0
     if is_lost(cols, lens, plen, loc_col, loc_dep, P, fM, fG, fA, True, finfo):
@@ -666,13 +989,32 @@ def gbfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, ma
     while nheap > 0 and found < 0:
         k, nheap = heap_pop(hk, hv, nheap)
         decode(store, k, P, cols, lens, piles, plen)
-        init_aux(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, loc_col, loc_dep, raw1, raw2,
-                 hsh, bad)
+        init_aux(
+            cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, loc_col, loc_dep, raw1, raw2, hsh, bad
+        )
         n = gen_moves(cols, lens, piles, plen, P, buf)
         for a in range(n):
             m = buf[a]
-            t2 = step(m, cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh, bad,
-                      Z1, Z2, ZP1, ZP2, trail, tp0, P)
+            t2 = step(
+                m,
+                cols,
+                lens,
+                piles,
+                plen,
+                loc_col,
+                loc_dep,
+                raw1,
+                raw2,
+                hsh,
+                bad,
+                Z1,
+                Z2,
+                ZP1,
+                ZP2,
+                trail,
+                tp0,
+                P,
+            )
             nodes += 1
             if not tt_seen(tt, hsh[0], hsh[1]):
                 home = plen[0] + plen[1] + plen[2] + plen[3]
@@ -681,7 +1023,9 @@ def gbfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, ma
                     pmove[nstored] = m
                     found = nstored
                     nstored += 1
-                elif not is_lost(cols, lens, plen, loc_col, loc_dep, P, fM, fG, fA, use_doom, finfo):
+                elif not is_lost(
+                    cols, lens, plen, loc_col, loc_dep, P, fM, fG, fA, use_doom, finfo
+                ):
                     if nstored >= cap:
                         complete = False
                     else:
@@ -689,13 +1033,31 @@ def gbfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, ma
                         parent[nstored] = k
                         pmove[nstored] = m
                         gdepth[nstored] = gdepth[k] + 1
-                        score = evaluate(lens, plen, bad, loc_col, loc_dep, P, weights,
-                                         finfo[0], gdepth[nstored])
+                        score = evaluate(
+                            lens, plen, bad, loc_col, loc_dep, P, weights, finfo[0], gdepth[nstored]
+                        )
                         key = score * 4096 + np.int64(xorshift(rng) & np.uint64(4095))
                         nheap = heap_push(hk, hv, nheap, key, nstored)
                         nstored += 1
-            undo_to(tp0, t2, cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh,
-                    bad, Z1, Z2, ZP1, ZP2, trail)
+            undo_to(
+                tp0,
+                t2,
+                cols,
+                lens,
+                piles,
+                plen,
+                loc_col,
+                loc_dep,
+                raw1,
+                raw2,
+                hsh,
+                bad,
+                Z1,
+                Z2,
+                ZP1,
+                ZP2,
+                trail,
+            )
             if found >= 0:
                 break
         if nodes >= budget and found < 0:
@@ -717,8 +1079,26 @@ def gbfs(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, budget, seed, tt_bits, ma
     tp = tp0
     for i in range(d - 1, -1, -1):
         m = path[i]
-        tp = step(m, cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh, bad,
-                  Z1, Z2, ZP1, ZP2, trail, tp, P)
+        tp = step(
+            m,
+            cols,
+            lens,
+            piles,
+            plen,
+            loc_col,
+            loc_dep,
+            raw1,
+            raw2,
+            hsh,
+            bad,
+            Z1,
+            Z2,
+            ZP1,
+            ZP2,
+            trail,
+            tp,
+            P,
+        )
     return SOLVED, nodes, tp
 
 
@@ -765,8 +1145,11 @@ def is_doomed(cols, lens, plen, loc_col, loc_dep, P, M, G, A, info):
                     can = r == 1 or G[x - 1]
                     if not can and r < top:
                         for t in range(4):
-                            if tb == ANY_SUIT or (tb == SAME_SUIT and t == s) or (
-                                    tb == ALT_COLOUR and (t >= 2) != (s >= 2)):
+                            if (
+                                tb == ANY_SUIT
+                                or (tb == SAME_SUIT and t == s)
+                                or (tb == ALT_COLOUR and (t >= 2) != (s >= 2))
+                            ):
                                 p = t * 13 + r
                                 if plen[t] <= r and A[p]:
                                     can = True
@@ -796,8 +1179,13 @@ def is_doomed(cols, lens, plen, loc_col, loc_dep, P, M, G, A, info):
 @njit(cache=True)
 def is_lost(cols, lens, plen, loc_col, loc_dep, P, M, G, A, use_doom, info):
     """The dead-position test that applies to these rules (rule 4 of :mod:`.fast`)."""
-    if use_doom and P[P_FRET] == 0 and P[P_FBUILD] == SAME_SUIT and P[P_EMPTY] != EMPTY_ANY \
-            and P[P_SEQ] == 0:
+    if (
+        use_doom
+        and P[P_FRET] == 0
+        and P[P_FBUILD] == SAME_SUIT
+        and P[P_EMPTY] != EMPTY_ANY
+        and P[P_SEQ] == 0
+    ):
         return is_doomed(cols, lens, plen, loc_col, loc_dep, P, M, G, A, info)
     info[0] = 0
     return is_dead(cols, lens, plen, loc_col, loc_dep, P)

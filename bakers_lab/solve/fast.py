@@ -88,19 +88,31 @@ the rule engine, before it is returned: ``verified`` is that check.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Optional, Sequence, Union
+from typing import Literal
 
 import numpy as np
 
 from ..cards import Card, Suit
-from ..deals import Deal, deal as _deal
+from ..deals import Deal
+from ..deals import deal as _deal
 from ..game import GameState
 from ..moves import Dest, IllegalMoveError, Move
-from ..rules import Rules, rules as _rules
+from ..rules import Rules
+from ..rules import rules as _rules
+from ..validate import as_int, describe
 from . import _core
 
-__all__ = ["SolveResult", "SolverError", "solve", "DEFAULT_MAX_NODES", "Outcome"]
+__all__ = [
+    "DEFAULT_MAX_NODES",
+    "MAX_DEPTH",
+    "MAX_NODES",
+    "Outcome",
+    "SolveResult",
+    "SolverError",
+    "solve",
+]
 
 Outcome = Literal["solved", "unsolvable", "unresolved"]
 
@@ -110,6 +122,10 @@ DEFAULT_MAX_NODES = 5_000_000
 MAX_TT_BITS = 24
 #: Longest search path before a branch is cut (then the result is ``unresolved``).
 DEFAULT_MAX_DEPTH = 50_000
+#: Largest budget one call takes: 10**12 nodes is weeks of search on one core.
+MAX_NODES = 10**12
+#: Longest search path one call takes (its arrays cost about 330 bytes a step: 33 MB).
+MAX_DEPTH = 100_000
 
 
 class SolverError(RuntimeError):
@@ -132,7 +148,7 @@ class SolveResult:
     seconds: float = 0.0
     verified: bool = False
     variant: str = "bakers_dozen"
-    deal: Optional[int] = None
+    deal: int | None = None
     restarts: int = field(default=0, compare=False)
 
     @property
@@ -147,9 +163,15 @@ class SolveResult:
 
     def to_json(self) -> dict[str, object]:
         """The JSON object of ``bakers-lab solve --json``."""
-        return {"deal": self.deal, "variant": self.variant, "outcome": self.outcome,
-                "moves": [str(m) for m in self.moves], "nodes": self.nodes,
-                "seconds": round(self.seconds, 6), "verified": self.verified}
+        return {
+            "deal": self.deal,
+            "variant": self.variant,
+            "outcome": self.outcome,
+            "moves": [str(m) for m in self.moves],
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+            "verified": self.verified,
+        }
 
 
 def _splitmix_table(seed: int, shape: tuple[int, ...]) -> np.ndarray:
@@ -172,8 +194,11 @@ _Z2 = _splitmix_table(2, (52, 53))
 _ZP1 = _splitmix_table(3, (4, 52))
 _ZP2 = _splitmix_table(4, (4, 52))
 
-_TBUILD = {"any_suit": _core.ANY_SUIT, "same_suit": _core.SAME_SUIT,
-           "alternate_colour": _core.ALT_COLOUR}
+_TBUILD = {
+    "any_suit": _core.ANY_SUIT,
+    "same_suit": _core.SAME_SUIT,
+    "alternate_colour": _core.ALT_COLOUR,
+}
 _EMPTY = {"none": _core.EMPTY_NONE, "king": _core.EMPTY_KING, "any": _core.EMPTY_ANY}
 _FBUILD = {"same_suit": _core.SAME_SUIT, "alternate_colour": _core.ALT_COLOUR}
 
@@ -198,12 +223,12 @@ def _arrays(g: GameState) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
     lens = np.zeros(g.rules.columns, dtype=np.int64)
     for i, col in enumerate(g.columns):
         lens[i] = len(col)
-        cols[i, :len(col)] = [c.index for c in col]
+        cols[i, : len(col)] = [c.index for c in col]
     piles = np.zeros((4, 14), dtype=np.int64)
     plen = np.zeros(4, dtype=np.int64)
     for s, pile in enumerate(g.foundations):
         plen[s] = len(pile)
-        piles[s, :len(pile)] = [c.index for c in pile]
+        piles[s, : len(pile)] = [c.index for c in pile]
     return cols, lens, piles, plen
 
 
@@ -211,8 +236,14 @@ def _arrays(g: GameState) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
 #: cards that must visit the tableau (above a lower card of their suit), cards
 #: above each suit's next card, rounds the doom check needed to settle (how
 #: entangled the columns are), and path length.
-_WEIGHTS = ((1, 1, 0, 1, 0), (2, 2, 0, 1, 0), (1, 1, 0, 0, 0), (1, 2, 0, 1, 0),
-            (2, 2, 0, 0, 1), (3, 3, 0, 2, 0))
+_WEIGHTS = (
+    (1, 1, 0, 1, 0),
+    (2, 2, 0, 1, 0),
+    (1, 1, 0, 0, 0),
+    (1, 2, 0, 1, 0),
+    (2, 2, 0, 0, 1),
+    (3, 3, 0, 2, 0),
+)
 #: Best-first restarts: (node budget, how many), in order; the last size repeats.
 #: A run stores every position it keeps (about 100 bytes each), so the largest
 #: run, 100,000 nodes, needs about 10 MB.
@@ -226,19 +257,24 @@ _GBFS_SHARE = {True: 0.8, False: 0.5}
 
 def _doom_applies(r: Rules) -> bool:
     """Whether the least-fixed-point doom check (rule 4) works under these rules."""
-    return (not r.foundation_return and r.foundation_build == "same_suit"
-            and r.empty_column != "any" and r.move_unit == "card")
+    return (
+        not r.foundation_return
+        and r.foundation_build == "same_suit"
+        and r.empty_column != "any"
+        and r.move_unit == "card"
+    )
 
 
-def _portfolio(max_nodes: int, doom: bool = True) -> list[tuple[str, int, int]]:
+def _portfolio(max_nodes: int, doom: bool = True) -> Iterator[tuple[str, int, int]]:
     """The runs of one solve as (kind, budget, seed), their budgets summing to
     ``max_nodes``: a short depth-first probe, best-first restarts with growing
     budgets (random tie-breaks and varied weights), then a depth-first search
-    with what is left, the one that proves most unsolvable deals."""
-    runs: list[tuple[str, int, int]] = []
+    with what is left, the one that proves most unsolvable deals.
+
+    A generator: a huge budget costs no memory before the runs that use it."""
     left = max_nodes
     probe = min(1_000, left)
-    runs.append(("dfs", probe, 0))
+    yield ("dfs", probe, 0)
     left -= probe
     gbfs_total = int(left * _GBFS_SHARE[doom])
     seed = 0
@@ -246,13 +282,12 @@ def _portfolio(max_nodes: int, doom: bool = True) -> list[tuple[str, int, int]]:
         for _ in range(count):
             if gbfs_total < size:
                 break
-            runs.append(("gbfs", size, seed))
+            yield ("gbfs", size, seed)
             seed += 1
             gbfs_total -= size
             left -= size
     if left > 0:
-        runs.append(("dfs", left, 1))
-    return runs
+        yield ("dfs", left, 1)
 
 
 def _to_moves(trail: np.ndarray, n: int) -> list[Move]:
@@ -278,38 +313,59 @@ def _verify(start: GameState, moves: Sequence[Move]) -> tuple[tuple[Move, ...], 
         try:
             played.append(g.play(m))
         except IllegalMoveError as exc:
-            raise SolverError(f"solver move {n} ({m}) refused by the rule engine: {exc.reason}") from None
+            raise SolverError(
+                f"solver move {n} ({m}) refused by the rule engine: {exc.reason}"
+            ) from None
     return tuple(played), g.is_won
 
 
-def solve(position: Union[Deal, GameState, int], *, variant: Union[str, Rules, None] = None,
-          max_nodes: int = DEFAULT_MAX_NODES, max_depth: int = DEFAULT_MAX_DEPTH) -> SolveResult:
+def _start(
+    position: Deal | GameState | int, variant: str | Rules | None
+) -> tuple[GameState, int | None]:
+    """The position to search (a copy) and its PySolFC game number, if it has one."""
+    if isinstance(position, GameState | Deal):
+        if variant is not None and _rules(variant) != position.rules:
+            raise ValueError(
+                "variant= is only for game numbers; a Deal or GameState carries its rules"
+            )
+        if isinstance(position, Deal):
+            return GameState.from_deal(position), position.number
+        return position.copy(), position.deal.number if position.deal is not None else None
+    try:
+        as_int(position, "position")
+    except ValueError:
+        raise TypeError(
+            f"solve takes a Deal, a GameState or a game number, not {describe(position)}"
+        ) from None
+    d = _deal(position, variant="bakers_dozen" if variant is None else variant)
+    return GameState.from_deal(d), d.number
+
+
+def solve(
+    position: Deal | GameState | int,
+    *,
+    variant: str | Rules | None = None,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+) -> SolveResult:
     """Solve a deal, a position in progress, or a PySolFC game number.
 
-    ``max_nodes`` bounds the work (positions generated, summed over restarts);
-    the result is deterministic for the same position, rules and budget.
+    ``max_nodes`` bounds the work (positions generated, summed over restarts;
+    1 to ``MAX_NODES``); ``max_depth`` the length of a search path (1 to
+    ``MAX_DEPTH``).  The result is deterministic for the same position, rules
+    and budget.
 
-    >>> r = solve(417, max_nodes=50_000)
-    >>> r.outcome in ("solved", "unsolvable", "unresolved"), r.deal
-    (True, 417)
+    >>> r = solve(64)                      # proven: no sequence of moves wins
+    >>> r.outcome, r.deal, r.moves
+    ('unsolvable', 64, ())
+    >>> r = solve(1)
+    >>> r.outcome, GameState.from_deal(_deal(1)).play_all(list(r.moves)).is_won
+    ('solved', True)
     """
     t0 = time.perf_counter()
-    if isinstance(position, bool):
-        raise TypeError("solve takes a Deal, a GameState or a game number")
-    if isinstance(position, int):
-        position = _deal(position, variant=variant or "bakers_dozen")
-    elif variant is not None and _rules(variant) != position.rules:
-        raise ValueError("variant= is only for game numbers; a Deal or GameState carries its rules")
-    if isinstance(position, Deal):
-        start = GameState.from_deal(position)
-        number = position.number
-    elif isinstance(position, GameState):
-        start = position.copy()
-        number = position.deal.number if position.deal is not None else None
-    else:
-        raise TypeError(f"solve takes a Deal, a GameState or a game number, not {type(position).__name__}")
-    if not isinstance(max_nodes, int) or max_nodes < 1:
-        raise ValueError(f"max_nodes must be a positive int, not {max_nodes!r}")
+    start, number = _start(position, variant)
+    max_nodes = as_int(max_nodes, "max_nodes", low=1, high=MAX_NODES)
+    max_depth = as_int(max_depth, "max_depth", low=1, high=MAX_DEPTH)
     r = start.rules
     P = rules_vector(r)
     maxrun = r.ranks if r.move_unit == "sequence" else 1
@@ -326,12 +382,44 @@ def solve(position: Union[Deal, GameState, int], *, variant: Union[str, Rules, N
         cols, lens, piles, plen = _arrays(start)
         tt_bits = max(12, min(MAX_TT_BITS, int(budget * 2 - 1).bit_length()))
         if kind == "dfs":
-            status, used, tp = _core.dfs(cols, lens, piles, plen, P, _Z1, _Z2, _ZP1, _ZP2,
-                                         budget, seed, tt_bits, max_depth, max_moves, trail, True)
+            status, used, tp = _core.dfs(
+                cols,
+                lens,
+                piles,
+                plen,
+                P,
+                _Z1,
+                _Z2,
+                _ZP1,
+                _ZP2,
+                budget,
+                seed,
+                tt_bits,
+                max_depth,
+                max_moves,
+                trail,
+                True,
+            )
         else:
             weights = np.array(_WEIGHTS[seed % len(_WEIGHTS)], dtype=np.int64)
-            status, used, tp = _core.gbfs(cols, lens, piles, plen, P, _Z1, _Z2, _ZP1, _ZP2,
-                                          budget, seed, tt_bits, max_moves, weights, trail, True)
+            status, used, tp = _core.gbfs(
+                cols,
+                lens,
+                piles,
+                plen,
+                P,
+                _Z1,
+                _Z2,
+                _ZP1,
+                _ZP2,
+                budget,
+                seed,
+                tt_bits,
+                max_moves,
+                weights,
+                trail,
+                True,
+            )
         nodes += int(used)
         runs += 1
         if status == _core.SOLVED:
@@ -343,5 +431,6 @@ def solve(position: Union[Deal, GameState, int], *, variant: Union[str, Rules, N
         if status == _core.UNSOLVABLE:
             outcome = "unsolvable"
             break
-    return SolveResult(outcome, moves, nodes, time.perf_counter() - t0, verified,
-                       r.name, number, runs)
+    return SolveResult(
+        outcome, moves, nodes, time.perf_counter() - t0, verified, r.name, number, runs
+    )
