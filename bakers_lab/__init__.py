@@ -17,6 +17,7 @@ from .game import GameState, Outcome
 from .moves import Dest, IllegalMoveError, Move, MoveError, parse_moves
 from .rules import PRESETS, Rules, RulesError, UnknownVariantError, rules, variant_names
 from .solve import SolverError, SolveResult
+from .solve.players import GameRecord, Player, PlayerError, play
 from .stats import wilson_interval, win_rates
 from .survey import SurveyError, read_survey, survey
 
@@ -35,11 +36,14 @@ __all__ = [
     "Deal",
     "DealError",
     "Dest",
+    "GameRecord",
     "GameState",
     "IllegalMoveError",
     "Move",
     "MoveError",
     "Outcome",
+    "Player",
+    "PlayerError",
     "Rules",
     "RulesError",
     "SolveResult",
@@ -51,6 +55,7 @@ __all__ = [
     "deal_features",
     "describe_features",
     "parse_moves",
+    "play",
     "read_survey",
     "rules",
     "seeded_deal",

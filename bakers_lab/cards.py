@@ -106,8 +106,9 @@ class Card:
     suit: Suit
 
     def __post_init__(self) -> None:
-        rank = as_int(self.rank, "rank", low=1, high=13, error=CardError)
-        object.__setattr__(self, "rank", rank)  # numpy and Decimal integers become int
+        if type(self.rank) is not int or not 1 <= self.rank <= 13:
+            rank = as_int(self.rank, "rank", low=1, high=13, error=CardError)
+            object.__setattr__(self, "rank", rank)  # numpy and Decimal integers become int
         if not isinstance(self.suit, Suit):
             if is_bool(self.suit):
                 raise CardError(f"suit must be a Suit or 0-3, not {self.suit!r}")
@@ -138,6 +139,8 @@ class Card:
     @classmethod
     def from_index(cls, index: int) -> Card:
         """The card with PySolFC id ``index`` (``suit * 13 + rank - 1``)."""
+        if type(index) is int and 0 <= index < 52:
+            return _BY_INDEX[index]
         return _BY_INDEX[as_int(index, "card index", low=0, high=51, error=CardError)]
 
     @property

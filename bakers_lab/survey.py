@@ -78,8 +78,9 @@ __all__ = [
     "survey",
 ]
 
-#: The players a survey can run (human-like players join with their issue).
-PLAYERS = ("solver",)
+#: The players a survey can run by name; ``lookahead-K`` and tip ablations like
+#: ``careful-no_traps`` are parsed too (:class:`bakers_lab.solve.players.Player`).
+PLAYERS = ("solver", "random", "greedy", "careful", "lookahead-2", "lookahead-3")
 #: Most deals one survey takes (a million take about two hours on two cores).
 MAX_DEALS = 10_000_000
 #: Most deals in one chunk file.
@@ -214,15 +215,22 @@ def _chunk_table(
     """Deal, featurise and play one chunk: the rows of its Parquet file."""
     from .features import deal_features
     from .solve import solve
+    from .solve.players import play
 
     deals = [_deal(n, variant=r) for n in numbers]
     feats = deal_features(deals)
     rows = []
     for d in deals:
         for player in players:
-            res = solve(d, max_nodes=max_nodes)
-            outcome = _SOLVER_OUTCOME[res.outcome]
-            rows.append((player, outcome, len(res.moves), res.nodes, res.seconds, res.solution))
+            if player == "solver":
+                res = solve(d, max_nodes=max_nodes)
+                outcome = _SOLVER_OUTCOME[res.outcome]
+                rows.append((player, outcome, len(res.moves), res.nodes, res.seconds, res.solution))
+            else:
+                game = play(d, player)
+                rows.append(
+                    (player, game.outcome, len(game.moves), game.nodes, game.seconds, game.solution)
+                )
     table = pd.DataFrame(
         rows, columns=["player", "outcome", "moves", "nodes", "seconds", "solution"]
     )
@@ -313,18 +321,25 @@ def _progress(total: int, enabled: bool, initial: int) -> Any:
 
 
 def _players(players: object) -> tuple[str, ...]:
+    from .solve.players import Player, PlayerError, player_names
+
     if isinstance(players, str):
         plist = tuple(p.strip() for p in players.split(","))
     elif isinstance(players, Iterable):
         plist = tuple(players)
     else:
         raise SurveyError(f"players are names like 'solver', not {describe(players)}")
-    known = ", ".join(PLAYERS)
     if not plist:
-        raise SurveyError(f"no players given; known: {known}")
+        raise SurveyError(f"no players given; known: solver, {player_names()}")
     for p in plist:
-        if p not in PLAYERS:
-            raise SurveyError(f"unknown player {p!r}; known: {known}")
+        if p == "solver":
+            continue
+        try:
+            canonical = Player.parse(p).name
+        except PlayerError as exc:
+            raise SurveyError(str(exc).replace("known: ", "known: solver, ")) from None
+        if canonical != p:  # pragma: no cover - parse refuses non-canonical names
+            raise SurveyError(f"say {canonical!r}, not {p!r}")
     for p in plist:
         if plist.count(p) > 1:
             raise SurveyError(f"player {p!r} is given {plist.count(p)} times; give each once")
@@ -355,9 +370,11 @@ def survey(
     max_nodes: int | None = None,
     progress: bool = True,
 ) -> pd.DataFrame:
-    """Solve (and, later, play) many numbered deals; return the survey table.
+    """Solve and play many numbered deals; return the survey table.
 
     ``deals`` is a spec like ``"1-1000,417"`` or an iterable of game numbers;
+    ``players`` the solver and any human-like players (:data:`PLAYERS`, or
+    ``lookahead-K``, ``careful-no_TIP``: see :mod:`bakers_lab.solve.players`);
     ``out`` the directory the Parquet chunks go to (resumed if it already
     holds this survey).  ``n_jobs=-1`` uses every core.  Every argument is
     checked before anything is written.

@@ -58,7 +58,9 @@ def as_int(
     Raises ``error`` naming ``name`` when ``value`` is not an integer or out of range.
     """
     number: int | None = None
-    if is_bool(value):
+    if type(value) is int:  # the common case first: most calls are plain ints
+        number = value
+    elif is_bool(value):
         number = None
     elif isinstance(value, Decimal):
         if value.is_finite() and value == value.to_integral_value():

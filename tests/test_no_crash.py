@@ -1,5 +1,5 @@
 """No input may kill the process: random rule shapes and random board texts go to
-``bl.solve`` in a child process, which must exit normally every time.
+``bl.solve`` and ``bl.play`` in a child process, which must exit normally every time.
 
 A crash in the compiled core (a segfault, as 52 one-card columns once caused) kills
 the interpreter, so the cases run in a subprocess and the test reads its exit code.
@@ -22,7 +22,8 @@ CHILD = r"""
 import json, sys
 import bakers_lab as bl
 
-report = {"solved": 0, "unsolvable": 0, "unresolved": 0, "refused": 0, "other": []}
+report = {"solved": 0, "unsolvable": 0, "unresolved": 0, "refused": 0, "played": 0,
+          "other": []}
 for case in json.loads(sys.stdin.read()):
     try:
         rules = bl.Rules(**case["rules"])
@@ -34,6 +35,10 @@ for case in json.loads(sys.stdin.read()):
         report[result.outcome] += 1
         if result.outcome == "solved" and not result.verified:
             report["other"].append(["unverified", case])
+        game = bl.play(position, case["player"], max_moves=200)
+        report["played"] += 1
+        if not game.verified:
+            report["other"].append(["unverified game", case])
     except ValueError:  # a clear refusal (RulesError, DealError, BoardTextError, ...)
         report["refused"] += 1
     except Exception as exc:  # anything else is a hole: report it
@@ -74,9 +79,10 @@ def cases(draw: st.DrawFn) -> dict[str, object]:
     fields = dict(draw(rules_fields), ranks=ranks, columns=columns)
     fields.update(cards_per_column=per_column, aces_at_start=aces)
     max_nodes = draw(st.integers(1, 3_000))
+    player = draw(st.sampled_from(["random", "greedy", "careful", "lookahead-2"]))
     if draw(st.booleans()):
         return {"kind": "deal", "rules": fields, "seed": draw(st.integers(0, 2**64 - 1)),
-                "max_nodes": max_nodes}  # fmt: skip
+                "max_nodes": max_nodes, "player": player}  # fmt: skip
     # a random position as board text: foundation heights, the rest dealt into columns
     # of random lengths, then sometimes damaged (a card dropped, doubled or garbled)
     rng = random.Random(draw(st.integers(0, 2**32)))
@@ -100,7 +106,7 @@ def cases(draw: st.DrawFn) -> dict[str, object]:
     found = " ".join(f"{'HCDS'[k]}-{'0A23456789TJQK'[heights['CSHD'.index('HCDS'[k])]]}"
                      for k in range(4))  # fmt: skip
     text = f"Foundations: {found}\n" + "\n".join(lines) + "\n"
-    return {"kind": "text", "rules": fields, "text": text, "max_nodes": max_nodes}
+    return {"kind": "text", "rules": fields, "text": text, "max_nodes": max_nodes, "player": player}
 
 
 def run_batch(batch: list[dict[str, object]]) -> dict[str, Any]:
@@ -119,9 +125,12 @@ def run_batch(batch: list[dict[str, object]]) -> dict[str, Any]:
 def test_the_52_one_card_columns_that_crashed_now_solve():
     one_card = {"columns": 52, "cards_per_column": 1}
     report = run_batch(
-        [{"kind": "deal", "rules": one_card, "seed": s, "max_nodes": 50_000} for s in range(5)]
+        [
+            {"kind": "deal", "rules": one_card, "seed": s, "max_nodes": 50_000, "player": p}
+            for s, p in enumerate(["random", "greedy", "careful", "lookahead-2", "lookahead-3"])
+        ]
     )
-    assert report["other"] == [] and report["refused"] == 0
+    assert report["other"] == [] and report["refused"] == 0 and report["played"] == 5
     assert report["solved"] + report["unsolvable"] + report["unresolved"] == 5
 
 
@@ -137,3 +146,4 @@ def test_random_rules_and_boards_never_kill_the_solver(batch):
     assert report["other"] == []
     counts = [report[k] for k in ("solved", "unsolvable", "unresolved", "refused")]
     assert sum(counts) == len(batch), counts
+    assert report["played"] == len(batch) - report["refused"]

@@ -132,8 +132,8 @@ def test_bad_deal_specs(spec, message):
 
 
 def test_unknown_player(tmp_path):
-    with pytest.raises(SurveyError, match="unknown player 'greedy'; known: solver"):
-        bl.survey("1-3", players="greedy", out=tmp_path / "s", progress=False)
+    with pytest.raises(SurveyError, match="unknown player 'grandmaster'; known: solver, random"):
+        bl.survey("1-3", players="grandmaster", out=tmp_path / "s", progress=False)
 
 
 def test_deal_specs_and_samples():

@@ -514,8 +514,10 @@ def new_rng(seed):
 
 
 @njit(cache=True)
-def gen_moves(cols, lens, piles, plen, P, out):
-    """Legal moves, minus those pruned as pointless; returns how many."""
+def gen_moves(cols, lens, piles, plen, P, out, prune=True):
+    """Legal moves (with ``prune``, minus those rule 2 of :mod:`.fast` shows
+    pointless); returns how many.  Without ``prune`` they are exactly the moves
+    :meth:`~bakers_lab.game.GameState.legal_moves` lists (players make those)."""
     ncols = P[P_NCOLS]
     tb = P[P_TBUILD]
     n = 0
@@ -540,7 +542,7 @@ def gen_moves(cols, lens, piles, plen, P, out):
         for k in range(L - 1, kmin - 1, -1):
             c = cols[i, k]
             cnt = L - k
-            if k == 0 and P[P_EMPTY] == EMPTY_NONE:
+            if prune and k == 0 and P[P_EMPTY] == EMPTY_NONE:
                 continue  # emptying a column for good never helps
             for d in range(ncols):
                 if d != i and lens[d] > 0 and builds_on(c, cols[d, lens[d] - 1], tb):

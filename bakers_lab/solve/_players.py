@@ -1,0 +1,399 @@
+"""The compiled play loop of the human-like players (numba, nopython, cached).
+
+See :mod:`.players` for the public API, the policies and why a game always ends.
+It works on the same integer arrays and helpers as the solver's core
+(:mod:`._core`): ``step`` plays a move and its automatic foundation moves and
+records both on the trail, ``undo_to`` takes them back, and the position key
+(``hsh``) is the solver's order-free hash.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ._core import (
+    EMPTY_NONE,
+    P_EMPTY,
+    P_FBUILD,
+    P_NCOLS,
+    P_RANKS,
+    PILE,
+    SAME_SUIT,
+    autoplay,
+    gen_moves,
+    init_aux,
+    is_lost,
+    new_aux,
+    new_rng,
+    rank_of,
+    step,
+    tt_seen,
+    undo_to,
+    xorshift,
+)
+
+# policies
+RANDOM, GREEDY, CAREFUL = 0, 1, 2
+# game results: all cards home, stuck (no move to a new position), out of patience
+# (too many decisions in a row without a card going home), out of moves (the cap)
+WON, STUCK, PATIENCE, CAPPED = 0, 1, 2, 3
+# evaluation weights, by index: cards not home, low cards buried, empty columns, traps
+W_HOME, W_LOW, W_SPACE, W_TRAPS = range(4)
+#: Score of a won position (lower is better); a win sooner scores lower still.
+WIN_SCORE = -(1 << 40)
+#: How much a position the doom check calls lost weighs, in inversions.
+DOOMED = 50
+
+
+@njit(cache=True)
+def tt_has(tt, h1, h2):
+    """Whether key (h1, h2) is in the table (:func:`._core.tt_seen` without inserting)."""
+    mask = np.uint64(tt.shape[0] - 1)
+    k1 = h1 | np.uint64(1)
+    i0 = h1 & mask
+    for probe in range(8):
+        i = (i0 + np.uint64(probe)) & mask
+        if tt[i, 0] == 0:
+            return False
+        if tt[i, 0] == k1 and tt[i, 1] == h2:
+            return True
+    return False
+
+
+@njit(cache=True)
+def score(cols, lens, plen, loc_col, loc_dep, bad, P, W, M, G, A, info):
+    """The careful player's evaluation of a position, lower is better (see
+    :mod:`.players` for each term and the tip it comes from)."""
+    ranks = P[P_RANKS]
+    ncols = P[P_NCOLS]
+    home = plen[0] + plen[1] + plen[2] + plen[3]
+    if home == 4 * ranks:
+        return WIN_SCORE
+    total = W[W_HOME] * (4 * ranks - home)
+    if W[W_LOW] != 0:
+        low = 0
+        for s in range(4):
+            for r in range(2):  # Aces weigh 2 a card above them, Twos 1
+                x = s * 13 + r
+                col = loc_col[x]
+                if col >= 0:
+                    low += (2 - r) * (lens[col] - 1 - loc_dep[x])
+        total += W[W_LOW] * low
+    if W[W_SPACE] != 0:
+        empty = 0
+        for c in range(ncols):
+            if lens[c] == 0:
+                empty += 1
+        # an empty column is lost ground where it takes nothing, room where it does
+        total += W[W_SPACE] * (empty if P[P_EMPTY] == EMPTY_NONE else -empty)
+    if W[W_TRAPS] != 0:
+        nbad = 0
+        for c in range(ncols):
+            nbad += bad[c]
+        if is_lost(cols, lens, plen, loc_col, loc_dep, P, M, G, A, True, info):
+            nbad += DOOMED
+        total += W[W_TRAPS] * nbad
+    return total
+
+
+@njit(cache=True)
+def dig_depths(cols, lens, plen, P, out):
+    """For each column, how many cards lie above its shallowest *wanted* card (one
+    the foundations take next: the lowest rank of its suit not yet home; with
+    alternate-colour foundations, the lowest rank left in the tableau); 1023 if none."""
+    ncols = P[P_NCOLS]
+    low = 99
+    for c in range(ncols):
+        for j in range(lens[c]):
+            r = rank_of(cols[c, j])
+            if r < low:
+                low = r
+    for c in range(ncols):
+        out[c] = 1023
+        for j in range(lens[c]):
+            x = cols[c, j]
+            r = rank_of(x)
+            wanted = r == low if P[P_FBUILD] != SAME_SUIT else r == plen[x // 13] + 1
+            if wanted:
+                out[c] = lens[c] - 1 - j  # deeper cards come first: the last one wins
+
+
+@njit(cache=True)
+def on_line(lh1, lh2, n, h1, h2):
+    for i in range(n):
+        if lh1[i] == h1 and lh2[i] == h2:
+            return True
+    return False
+
+
+@njit(cache=True)
+def play(
+    cols,
+    lens,
+    piles,
+    plen,
+    P,
+    Z1,
+    Z2,
+    ZP1,
+    ZP2,
+    policy,
+    depth,
+    W,
+    seed,
+    cap,
+    patience,
+    trail,
+    max_moves,
+    tt_bits,
+):
+    """Play one game from the position in the arrays; returns (result, trail
+    length, positions evaluated, decisions).  The trail holds every move,
+    automatic foundation moves included."""
+    ncols = P[P_NCOLS]
+    decksize = 4 * P[P_RANKS]
+    loc_col, loc_dep, raw1, raw2, hsh, bad, fM, fG, fA, finfo = new_aux(ncols)
+    init_aux(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, loc_col, loc_dep, raw1, raw2, hsh, bad)
+    tt = np.zeros((1 << tt_bits, 2), np.uint64)
+    rng = new_rng(seed)
+    buf = np.zeros(max_moves, np.int64)
+    dig = np.zeros(ncols, np.int64)
+    # the look-ahead's stacks: level l is the position l + 1 moves into a line
+    lbuf = np.zeros((depth, max_moves), np.int64)
+    lcount = np.zeros(depth, np.int64)
+    lidx = np.zeros(depth, np.int64)
+    ltp = np.zeros(depth, np.int64)
+    lh1 = np.zeros(depth, np.uint64)
+    lh2 = np.zeros(depth, np.uint64)
+
+    tp = autoplay(
+        cols,
+        lens,
+        piles,
+        plen,
+        loc_col,
+        loc_dep,
+        raw1,
+        raw2,
+        hsh,
+        bad,
+        Z1,
+        Z2,
+        ZP1,
+        ZP2,
+        trail,
+        0,
+        P,
+    )
+    tt_seen(tt, hsh[0], hsh[1])
+    nodes = 0
+    decisions = 0
+    stall = 0
+    home = plen[0] + plen[1] + plen[2] + plen[3]
+    while True:
+        if home == decksize:
+            return WON, tp, nodes, decisions
+        if decisions >= cap:
+            return CAPPED, tp, nodes, decisions
+        if stall >= patience:
+            return PATIENCE, tp, nodes, decisions
+        n = gen_moves(cols, lens, piles, plen, P, buf, False)
+        if policy == GREEDY:
+            dig_depths(cols, lens, plen, P, dig)
+        best = -1
+        best_key = np.int64(0)
+        for a in range(n):
+            m = buf[a]
+            src = m & 63
+            greedy_key = np.int64(1 << 40)
+            if policy == GREEDY:
+                if (m >> 6) & 63 >= PILE:
+                    greedy_key = np.int64(a)  # home moves first, in move order
+                elif src < PILE:
+                    # dig toward the next wanted card, then from the tallest column
+                    greedy_key = np.int64(1 << 20) + dig[src] * 1024 + 1023 - lens[src]
+            t2 = step(
+                m,
+                cols,
+                lens,
+                piles,
+                plen,
+                loc_col,
+                loc_dep,
+                raw1,
+                raw2,
+                hsh,
+                bad,
+                Z1,
+                Z2,
+                ZP1,
+                ZP2,
+                trail,
+                tp,
+                P,
+            )
+            if not tt_has(tt, hsh[0], hsh[1]):
+                nodes += 1
+                noise = np.int64(xorshift(rng) & np.uint64(1023))
+                if policy == RANDOM:
+                    key = noise
+                elif policy == GREEDY:
+                    key = greedy_key
+                else:
+                    value = score(cols, lens, plen, loc_col, loc_dep, bad, P, W, fM, fG, fA, finfo)
+                    if depth > 1 and value > WIN_SCORE:
+                        # every line of up to depth moves that starts with this one
+                        lh1[0] = hsh[0]
+                        lh2[0] = hsh[1]
+                        ltp[0] = t2
+                        lcount[0] = gen_moves(cols, lens, piles, plen, P, lbuf[0], False)
+                        lidx[0] = 0
+                        lvl = 0
+                        while lvl >= 0:
+                            if lidx[lvl] < lcount[lvl]:
+                                mm = lbuf[lvl, lidx[lvl]]
+                                lidx[lvl] += 1
+                                t3 = step(
+                                    mm,
+                                    cols,
+                                    lens,
+                                    piles,
+                                    plen,
+                                    loc_col,
+                                    loc_dep,
+                                    raw1,
+                                    raw2,
+                                    hsh,
+                                    bad,
+                                    Z1,
+                                    Z2,
+                                    ZP1,
+                                    ZP2,
+                                    trail,
+                                    ltp[lvl],
+                                    P,
+                                )
+                                if not tt_has(tt, hsh[0], hsh[1]) and not on_line(
+                                    lh1, lh2, lvl + 1, hsh[0], hsh[1]
+                                ):
+                                    nodes += 1
+                                    v = score(
+                                        cols,
+                                        lens,
+                                        plen,
+                                        loc_col,
+                                        loc_dep,
+                                        bad,
+                                        P,
+                                        W,
+                                        fM,
+                                        fG,
+                                        fA,
+                                        finfo,
+                                    )
+                                    if v == WIN_SCORE:
+                                        v = WIN_SCORE + lvl + 1  # sooner is better
+                                    if v < value:
+                                        value = v
+                                    if v > WIN_SCORE + depth and lvl + 2 < depth:
+                                        lvl += 1
+                                        lh1[lvl] = hsh[0]
+                                        lh2[lvl] = hsh[1]
+                                        ltp[lvl] = t3
+                                        lcount[lvl] = gen_moves(
+                                            cols, lens, piles, plen, P, lbuf[lvl], False
+                                        )
+                                        lidx[lvl] = 0
+                                        continue
+                                undo_to(
+                                    ltp[lvl],
+                                    t3,
+                                    cols,
+                                    lens,
+                                    piles,
+                                    plen,
+                                    loc_col,
+                                    loc_dep,
+                                    raw1,
+                                    raw2,
+                                    hsh,
+                                    bad,
+                                    Z1,
+                                    Z2,
+                                    ZP1,
+                                    ZP2,
+                                    trail,
+                                )
+                            else:
+                                if lvl > 0:
+                                    undo_to(
+                                        ltp[lvl - 1],
+                                        ltp[lvl],
+                                        cols,
+                                        lens,
+                                        piles,
+                                        plen,
+                                        loc_col,
+                                        loc_dep,
+                                        raw1,
+                                        raw2,
+                                        hsh,
+                                        bad,
+                                        Z1,
+                                        Z2,
+                                        ZP1,
+                                        ZP2,
+                                        trail,
+                                    )
+                                lvl -= 1
+                    key = value * 1024 + noise
+                if best < 0 or key < best_key:
+                    best = a
+                    best_key = key
+            undo_to(
+                tp,
+                t2,
+                cols,
+                lens,
+                piles,
+                plen,
+                loc_col,
+                loc_dep,
+                raw1,
+                raw2,
+                hsh,
+                bad,
+                Z1,
+                Z2,
+                ZP1,
+                ZP2,
+                trail,
+            )
+        if best < 0:
+            return STUCK, tp, nodes, decisions
+        tp = step(
+            buf[best],
+            cols,
+            lens,
+            piles,
+            plen,
+            loc_col,
+            loc_dep,
+            raw1,
+            raw2,
+            hsh,
+            bad,
+            Z1,
+            Z2,
+            ZP1,
+            ZP2,
+            trail,
+            tp,
+            P,
+        )
+        tt_seen(tt, hsh[0], hsh[1])
+        decisions += 1
+        now = plen[0] + plen[1] + plen[2] + plen[3]
+        stall = 0 if now > home else stall + 1
+        home = now
