@@ -18,7 +18,16 @@ from .moves import Dest, IllegalMoveError, Move, MoveError, parse_moves
 from .rules import PRESETS, Rules, RulesError, UnknownVariantError, rules, variant_names
 from .solve import SolverError, SolveResult
 from .solve.players import GameRecord, Player, PlayerError, play
-from .stats import wilson_interval, win_rates
+from .stats import (
+    LossModel,
+    ablation,
+    ladder,
+    loss_model,
+    paired_comparison,
+    rate_by_decile,
+    wilson_interval,
+    win_rates,
+)
 from .survey import SurveyError, read_survey, survey
 
 if TYPE_CHECKING:  # for type checkers bl.solve is the function it calls
@@ -39,6 +48,7 @@ __all__ = [
     "GameRecord",
     "GameState",
     "IllegalMoveError",
+    "LossModel",
     "Move",
     "MoveError",
     "Outcome",
@@ -51,11 +61,16 @@ __all__ = [
     "Suit",
     "SurveyError",
     "UnknownVariantError",
+    "ablation",
     "deal",
     "deal_features",
     "describe_features",
+    "ladder",
+    "loss_model",
+    "paired_comparison",
     "parse_moves",
     "play",
+    "rate_by_decile",
     "read_survey",
     "rules",
     "seeded_deal",

@@ -1,0 +1,555 @@
+"""Charts of a survey table: each function returns a matplotlib ``Figure``.
+
+Every chart takes the survey table (or a result of :mod:`bakers_lab.stats`)
+and an optional ``ax=``: given one, it draws there and returns that axes'
+figure, so notebooks can compose charts; without one it makes its own
+``Figure`` (constrained layout) without pyplot, so nothing here touches
+matplotlib's global state or needs a display.  What they share:
+
+- every rate is drawn with its 95 % interval (Wilson for a rate, Wald for an
+  odds ratio) as error bars, and the number of deals is on the chart;
+- a player has the same colour in every chart (:data:`PLAYER_COLOURS`, from
+  matplotlib's colour-blind-friendlier ``tab10``; players not listed there get
+  a colour of :data:`FALLBACK_COLOURS` picked from a checksum of their name);
+- published claims are labelled horizontal bands (:data:`DEFAULT_CLAIMS`).
+
+Only display code imports this module; the model (``bakers_lab`` itself) never
+imports matplotlib.
+
+>>> import pandas as pd
+>>> t = pd.DataFrame({"deal": [1, 2, 1, 2], "variant": "bakers_dozen",
+...     "player": ["solver", "solver", "careful", "careful"],
+...     "outcome": ["won", "won", "won", "lost"]})
+>>> fig = win_rate_chart(t)
+>>> fig.axes[0].get_ylabel()
+'win rate (%)'
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import textwrap
+import zlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter
+
+from .features import describe_features
+from .rules import variant_names
+from .stats import (
+    LossModel,
+    _check_feature,
+    _check_table,
+    _choose,
+    _names,
+    _variant_rows,
+    rate_by_decile,
+    win_rates,
+)
+from .validate import describe
+
+__all__ = [
+    "DEFAULT_CLAIMS",
+    "FALLBACK_COLOURS",
+    "PLAYER_COLOURS",
+    "PLAYER_ORDER",
+    "Claim",
+    "decile_chart",
+    "effort_chart",
+    "lookahead_chart",
+    "odds_ratio_chart",
+    "player_colour",
+    "variant_chart",
+    "win_rate_chart",
+]
+
+#: The players in the order the charts show them: strongest first.
+PLAYER_ORDER = ("solver", "lookahead-3", "lookahead-2", "careful", "greedy", "random")
+
+#: One colour per known player (matplotlib's ``tab10``), the same in every chart.
+PLAYER_COLOURS: Mapping[str, str] = MappingProxyType(
+    {
+        "solver": "tab:blue",
+        "lookahead-3": "tab:brown",
+        "lookahead-2": "tab:purple",
+        "careful": "tab:orange",
+        "greedy": "tab:green",
+        "random": "tab:gray",
+    }
+)
+#: Colours for other players (ablations such as ``careful-no_aces``), by a checksum of the name.
+FALLBACK_COLOURS = ("tab:red", "tab:pink", "tab:olive", "tab:cyan")
+
+
+def player_colour(player: str) -> str:
+    """The colour of ``player`` in every chart: fixed for the known players, and for
+    any other name one of :data:`FALLBACK_COLOURS`, the same on every run.
+
+    >>> player_colour("careful"), player_colour("careful-no_aces") in FALLBACK_COLOURS
+    ('tab:orange', True)
+    """
+    known = PLAYER_COLOURS.get(player)
+    if known is not None:
+        return known
+    return FALLBACK_COLOURS[zlib.crc32(player.encode()) % len(FALLBACK_COLOURS)]
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A published win-rate claim: ``low``–``high`` in percent (a line if equal),
+    drawn on the charts of ``variant``."""
+
+    label: str
+    low: float
+    high: float
+    variant: str = "bakers_dozen"
+
+    def __post_init__(self) -> None:
+        ok = all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in (self.low, self.high)
+        )
+        if not ok or not 0 <= self.low <= self.high <= 100:
+            raise ValueError(
+                f"a claim needs 0 <= low <= high <= 100 (percent), not {self.low!r}–{self.high!r}"
+            )
+
+
+#: The claims of the project's seeds and of Wikipedia about classic Baker's Dozen.
+DEFAULT_CLAIMS: tuple[Claim, ...] = (
+    Claim("75–80 % with careful play (seeds 000, 004)", 75.0, 80.0),
+    Claim("about 50 % (seed 003)", 48.0, 52.0),
+    Claim("1 in 2 (Wikipedia)", 50.0, 50.0),
+)
+# Claims are grey, hatched or dashed: they never look like a player.
+_BAND_STYLES = (("0.55", "//"), ("0.75", "\\\\"), ("0.4", ".."), ("0.85", "xx"))
+_LINE_STYLES = ("--", ":", "-.")
+_LEVEL = "95 % Wilson intervals"
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def _canvas(ax: Axes | None, size: tuple[float, float] = (8.0, 4.8)) -> tuple[Figure, Axes]:
+    if ax is None:
+        fig = Figure(figsize=size, layout="constrained")
+        return fig, fig.add_subplot()
+    if not isinstance(ax, Axes):
+        raise ValueError(f"ax must be a matplotlib Axes or None, not {describe(ax)}")
+    root = ax.get_figure(root=True)
+    if root is None:
+        raise ValueError("ax belongs to no figure; make it with Figure().add_subplot()")
+    return root, ax
+
+
+def _ordered(players: Iterable[str]) -> list[str]:
+    """Known players in :data:`PLAYER_ORDER`, then the others by name."""
+    names = set(players)
+    return [p for p in PLAYER_ORDER if p in names] + sorted(names - set(PLAYER_ORDER))
+
+
+def _players(rows: pd.DataFrame, players: Sequence[str] | None, where: str) -> list[str]:
+    if players is None:
+        return _ordered(_names(rows, "player"))
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise ValueError(f"players must be a list of player names, not {describe(players)}")
+    if not players:
+        raise ValueError("players is empty; give at least one, or None for all")
+    return [_choose(rows, "player", p, where) for p in players]
+
+
+def _title(what: str, detail: str, width: int = 60) -> str:
+    """Two parts: what the chart shows, then how many deals and which intervals."""
+    return textwrap.fill(what, width) + "\n" + textwrap.fill(detail, width + 10)
+
+
+def _slant(ax: Axes, degrees: float) -> None:
+    for label in ax.get_xticklabels():
+        label.set_rotation(degrees)
+        label.set_horizontalalignment("right")
+        label.set_rotation_mode("anchor")
+
+
+def _legend_right(ax: Axes) -> None:
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="small", frameon=False)
+
+
+def _percent_errors(rates: pd.DataFrame) -> np.ndarray:
+    """Error bar lengths (below, above) in percent from ``rate``, ``ci_low``, ``ci_high``."""
+    rate = rates["rate"].to_numpy(dtype=float)
+    return 100 * np.vstack(
+        [
+            rate - rates["ci_low"].to_numpy(dtype=float),
+            rates["ci_high"].to_numpy(dtype=float) - rate,
+        ]
+    )
+
+
+def _rate_limits(ax: Axes, frames: Iterable[pd.DataFrame]) -> None:
+    """A y range for points (not bars) that shows every interval: 0–105 unless all
+    rates are high, then from 5 points under the lowest interval (in steps of 10)."""
+    lows = [float(f["ci_low"].min()) for f in frames if len(f)]
+    lowest = min(lows) if lows else 0.0
+    bottom = max(0.0, 10 * math.floor((100 * lowest - 5) / 10))
+    ax.set_ylim(bottom, 101 if bottom >= 50 else 105)
+
+
+def _meaning(feature: str) -> str:
+    table = describe_features()
+    hit = table.loc[table["name"] == feature, "meaning"]
+    return str(hit.iloc[0]).rstrip(".") if len(hit) else feature
+
+
+def _feature_label(feature: str, how: str) -> str:
+    return textwrap.fill(f"{_meaning(feature)} ({feature}; {how})", 80)
+
+
+def _deals(rows: pd.DataFrame) -> int:
+    return int(rows["deal"].nunique())
+
+
+# -- charts ----------------------------------------------------------------------------------
+
+
+def win_rate_chart(
+    table: pd.DataFrame,
+    *,
+    variant: str | None = None,
+    claims: Sequence[Claim] = DEFAULT_CLAIMS,
+    ax: Axes | None = None,
+) -> Figure:
+    """Bars of each player's win rate (resolved deals) with 95 % Wilson error bars,
+    and the ``claims`` about this variant as labelled bands (a line where
+    ``low == high``).  ``variant=None``: the table's only variant."""
+    rows, vname = _variant_rows(table, variant)
+    for c in claims:
+        if not isinstance(c, Claim):
+            raise ValueError(f"claims must hold Claim records, not {describe(c)}")
+    rates = win_rates(rows).set_index("player")
+    order = _ordered(rates.index)
+    rates = rates.loc[order]
+    fig, ax = _canvas(ax, (9.0, 5.0))
+    x = np.arange(len(order))
+    ax.bar(
+        x,
+        100 * rates["rate"].to_numpy(dtype=float),
+        yerr=_percent_errors(rates),
+        capsize=5,
+        color=[player_colour(p) for p in order],
+        edgecolor="black",
+        linewidth=0.5,
+        zorder=3,
+    )
+    n_resolved = rates["won"] + rates["lost"]
+    ax.set_xticks(x, [f"{p}\nn = {int(n):,}" for p, n in zip(order, n_resolved, strict=True)])
+    if len(order) > 5:
+        _slant(ax, 30)
+    pad = max(0.0, (3 - len(order)) / 2)
+    ax.set_xlim(-0.6 - pad, len(order) - 0.4 + pad)
+    bands = lines = 0
+    for c in claims:
+        if c.variant != vname:
+            continue
+        label = textwrap.fill(c.label, 28)
+        if c.low == c.high:
+            ax.axhline(c.low, color="black", ls=_LINE_STYLES[lines % 3], lw=1.2, label=label)
+            lines += 1
+        else:
+            face, hatch = _BAND_STYLES[bands % len(_BAND_STYLES)]
+            ax.axhspan(
+                c.low,
+                c.high,
+                facecolor=face,
+                alpha=0.35,
+                hatch=hatch,
+                edgecolor="0.3",
+                lw=0,
+                label=label,
+                zorder=1,
+            )
+            bands += 1
+    ax.set_ylim(0, 105)
+    ax.set_ylabel("win rate (%)")
+    ax.set_xlabel("player (n = resolved deals)")
+    ax.grid(axis="y", alpha=0.3, zorder=0)
+    ax.set_title(_title(f"Win rate per player, {vname}", f"{_deals(rows):,} deals, {_LEVEL}"))
+    if bands or lines:
+        ax.legend(
+            title="published claims",
+            loc="upper left",
+            bbox_to_anchor=(1.02, 1.0),
+            fontsize="small",
+            frameon=False,
+        )
+    return fig
+
+
+def _depth(player: str) -> int | None:
+    if player == "careful":
+        return 1
+    m = re.fullmatch(r"lookahead-(\d+)", player)
+    return int(m.group(1)) if m else None
+
+
+def lookahead_chart(
+    table: pd.DataFrame, *, variant: str | None = None, ax: Axes | None = None
+) -> Figure:
+    """Win rate against look-ahead depth (``careful`` = 1, ``lookahead-k`` = k), one
+    point per player with its 95 % Wilson interval, and the solver's rate as the
+    "perfect play" reference line (its interval a shaded band)."""
+    rows, vname = _variant_rows(table, variant)
+    rates = win_rates(rows).set_index("player")
+    depths = sorted((d, p) for p in rates.index if (d := _depth(str(p))) is not None)
+    if not depths:
+        raise ValueError(
+            f"no look-ahead player for variant {vname!r} (careful, lookahead-2, ...); "
+            f"the table holds: {', '.join(_names(rows, 'player'))}"
+        )
+    fig, ax = _canvas(ax)
+    xs = [d for d, _ in depths]
+    ys = [100 * float(rates.loc[p, "rate"]) for _, p in depths]
+    ax.plot(xs, ys, color="0.6", lw=1, zorder=1)
+    for d, p in depths:
+        r = rates.loc[[p]]
+        ax.errorbar(
+            [d],
+            100 * r["rate"].to_numpy(dtype=float),
+            yerr=_percent_errors(r),
+            fmt="o",
+            ms=7,
+            capsize=5,
+            color=player_colour(p),
+            label=f"{p} (n = {int(r['won'].iloc[0] + r['lost'].iloc[0]):,})",
+            zorder=3,
+        )
+    if "solver" in rates.index:
+        s = rates.loc["solver"]
+        colour = player_colour("solver")
+        ax.axhspan(100 * s["ci_low"], 100 * s["ci_high"], color=colour, alpha=0.15, lw=0)
+        ax.axhline(
+            100 * s["rate"],
+            color=colour,
+            ls="--",
+            label=f"perfect play (solver): {100 * s['rate']:.1f} %",
+        )
+    ax.set_xticks(xs)
+    ax.set_xlim(min(xs) - 0.5, max(xs) + 0.5)
+    _rate_limits(ax, [rates])
+    ax.set_xlabel("look-ahead depth (moves; careful play = 1)")
+    ax.set_ylabel("win rate (%)")
+    ax.grid(alpha=0.3)
+    ax.set_title(
+        _title(f"Does looking further ahead win more? {vname}", f"{_deals(rows):,} deals, {_LEVEL}")
+    )
+    _legend_right(ax)
+    return fig
+
+
+def _minor_label(ax: Axes, value: float) -> str:
+    """Label the minor ticks 2, 3 and 5 (times a power of ten) of a log axis that
+    spans less than 1.5 decades, where few major ticks would show."""
+    low, high = ax.get_xlim()
+    if value <= 0 or low <= 0 or high / low >= 30:
+        return ""
+    mantissa = round(value / 10 ** math.floor(math.log10(value)), 6)
+    return f"{value:g}" if mantissa in (2, 3, 5) else ""
+
+
+def odds_ratio_chart(model: LossModel, *, ax: Axes | None = None) -> Figure:
+    """Forest plot of a :func:`~bakers_lab.stats.loss_model`: each feature's odds
+    ratio of losing per 1 SD with its 95 % Wald interval, sorted, on a log axis
+    with the no-effect line at 1."""
+    if not isinstance(model, LossModel):
+        raise ValueError(f"model must be a LossModel (stats.loss_model), not {describe(model)}")
+    odds = model.odds_ratios.sort_values("odds_ratio", kind="stable").reset_index(drop=True)
+    fig, ax = _canvas(ax, (8.0, 2.4 + 0.32 * max(len(odds), 2)))
+    y = np.arange(len(odds))
+    ratio = odds["odds_ratio"].to_numpy(dtype=float)
+    ax.errorbar(
+        ratio,
+        y,
+        xerr=np.vstack([ratio - odds["low"].to_numpy(dtype=float), odds["high"] - ratio]),
+        fmt="o",
+        capsize=3,
+        color=player_colour(model.player),
+        label=f"{model.player}: odds ratio, 95 % interval",
+    )
+    ax.axvline(1.0, color="black", lw=1, ls="--", label="no effect (1)")
+    ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: _minor_label(ax, v)))
+    ax.set_yticks(y, odds["feature"].tolist())
+    ax.set_ylim(-0.7, len(odds) - 0.3)
+    ax.set_xlabel("odds ratio of losing per 1 SD (log scale)")
+    ax.set_ylabel("deal feature (standardised)")
+    ax.grid(axis="x", alpha=0.3, which="both")
+    ax.set_title(
+        _title(
+            f"What makes {model.player} lose ({model.variant}): held-out AUC {model.auc:.2f}",
+            f"n = {model.n_test:,} deals held out, {model.n_train:,} fitted "
+            f"({model.lost_train} lost); 95 % Wald intervals",
+        )
+    )
+    return fig
+
+
+def decile_chart(
+    table: pd.DataFrame,
+    feature: str,
+    *,
+    players: Sequence[str] | None = None,
+    variant: str | None = None,
+    ax: Axes | None = None,
+) -> Figure:
+    """Win rate per decile bin of a deal feature (:func:`~bakers_lab.stats.rate_by_decile`),
+    one line per player with 95 % Wilson error bars; the x label says what the
+    feature counts."""
+    rows, vname = _variant_rows(table, variant)
+    feature = _check_feature(rows, feature)
+    chosen = _players(rows, players, f" for variant {vname!r}")
+    fig, ax = _canvas(ax, (9.0, 5.0))
+    labels: list[str] = []
+    drawn = []
+    for i, p in enumerate(chosen):
+        r = rate_by_decile(rows, feature, player=p)
+        drawn.append(r)
+        labels = r["bin"].tolist()
+        shift = (i - (len(chosen) - 1) / 2) * 0.08
+        ax.errorbar(
+            np.arange(len(r)) + shift,
+            100 * r["rate"].to_numpy(dtype=float),
+            yerr=_percent_errors(r),
+            fmt="-o",
+            ms=5,
+            capsize=3,
+            color=player_colour(p),
+            label=f"{p} (n = {int(r['deals'].sum()):,})",
+        )
+    ax.set_xticks(np.arange(len(labels)), labels)
+    _rate_limits(ax, drawn)
+    ax.set_xlabel(_feature_label(feature, "decile bins of the deals, count"))
+    ax.set_ylabel("win rate (%)")
+    ax.grid(alpha=0.3)
+    ax.set_title(
+        _title(f"Win rate by decile of {feature}, {vname}", f"{_deals(rows):,} deals, {_LEVEL}")
+    )
+    _legend_right(ax)
+    return fig
+
+
+def effort_chart(
+    table: pd.DataFrame, feature: str, *, variant: str | None = None, ax: Axes | None = None
+) -> Figure:
+    """The solver's search effort (nodes, log scale) against a deal feature: one
+    point per deal (x jittered by up to ±0.25, seeded), marked by outcome, and the
+    median with its interquartile range at each feature value.  Nodes below 1 are
+    drawn at 1."""
+    rows, vname = _variant_rows(table, variant)
+    feature = _check_feature(rows, feature)
+    if "nodes" not in rows.columns:
+        raise ValueError("table lacks the column nodes: a survey table has it")
+    solver = rows[rows["player"].astype(str) == "solver"]
+    if solver.empty:
+        raise ValueError(
+            f"no solver rows for variant {vname!r}; the table holds: "
+            f"{', '.join(_names(rows, 'player'))}"
+        )
+    fig, ax = _canvas(ax, (9.0, 5.0))
+    x = solver[feature].to_numpy(dtype=float)
+    nodes = np.maximum(solver["nodes"].to_numpy(dtype=float), 1.0)
+    jitter = np.random.default_rng(0).uniform(-0.25, 0.25, len(x))
+    outcome = solver["outcome"].astype(str).to_numpy()
+    styles = (
+        ("won", "solvable", player_colour("solver"), "o"),
+        ("lost", "proven unsolvable", "tab:red", "x"),
+        ("unresolved", "unresolved (budget spent)", "0.3", "^"),
+    )
+    for value, label, colour, marker in styles:
+        mask = outcome == value
+        if mask.any():
+            ax.scatter(
+                x[mask] + jitter[mask],
+                nodes[mask],
+                s=10 if marker == "o" else 28,
+                color=colour,
+                marker=marker,
+                alpha=0.35 if marker == "o" else 0.9,
+                lw=1,
+                label=f"{label} (n = {int(mask.sum()):,})",
+            )
+    summary = pd.Series(nodes).groupby(x).quantile([0.25, 0.5, 0.75]).unstack()
+    ax.errorbar(
+        summary.index.to_numpy(dtype=float),
+        summary[0.5].to_numpy(dtype=float),
+        yerr=np.vstack([summary[0.5] - summary[0.25], summary[0.75] - summary[0.5]]),
+        fmt="-s",
+        ms=4,
+        capsize=3,
+        color="black",
+        label="median and interquartile range",
+        zorder=4,
+    )
+    ax.set_yscale("log")
+    ax.set_ylabel("solver nodes (log scale)")
+    ax.set_xlabel(_feature_label(feature, "count"))
+    ax.grid(alpha=0.3, which="major")
+    ax.set_title(
+        _title(
+            f"Solver effort against {feature}, {vname}",
+            f"{len(solver):,} deals; median and interquartile range per value",
+        )
+    )
+    _legend_right(ax)
+    return fig
+
+
+def variant_chart(
+    table: pd.DataFrame, *, players: Sequence[str] | None = None, ax: Axes | None = None
+) -> Figure:
+    """Win rate per variant, bars grouped by variant with one bar per player
+    (resolved deals, 95 % Wilson error bars).  ``players=None``: every player."""
+    _check_table(table)
+    if table.empty:
+        raise ValueError("the table has no rows")
+    chosen = _players(table, players, "")
+    rates = win_rates(table)
+    rates = rates[rates["player"].isin(chosen)]
+    known = variant_names()
+    present = set(rates["variant"])
+    variants = [v for v in known if v in present] + sorted(present - set(known))
+    fig, ax = _canvas(ax, (max(8.0, 1.2 * len(variants) * max(1, len(chosen)) / 2 + 4), 5.0))
+    width = 0.8 / len(chosen)
+    for i, p in enumerate(chosen):
+        mine = rates[rates["player"] == p].set_index("variant")
+        mine = mine.loc[[v for v in variants if v in mine.index]]
+        x = np.array([variants.index(v) for v in mine.index]) + (i - (len(chosen) - 1) / 2) * width
+        ax.bar(
+            x,
+            100 * mine["rate"].to_numpy(dtype=float),
+            width,
+            yerr=_percent_errors(mine),
+            capsize=3,
+            color=player_colour(p),
+            edgecolor="black",
+            linewidth=0.5,
+            label=p,
+            zorder=3,
+        )
+    ax.set_xticks(np.arange(len(variants)), variants)
+    if len(variants) > 3:
+        _slant(ax, 20)
+    ax.set_ylim(0, 105)
+    ax.set_ylabel("win rate (%)")
+    ax.set_xlabel("variant")
+    ax.grid(axis="y", alpha=0.3, zorder=0)
+    ax.set_title(
+        _title("Win rate per variant and player", f"{_deals(table):,} deal numbers, {_LEVEL}")
+    )
+    _legend_right(ax)
+    return fig
