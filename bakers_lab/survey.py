@@ -33,8 +33,9 @@ Table: one row per (deal, variant, player) with ``deal`` (Python ints; on disk
 :mod:`bakers_lab.table`), ``variant``,
 ``player``, ``outcome`` (categoricals; ``won`` / ``lost`` / ``unresolved``: for
 the solver won = solvable, lost = proven unsolvable), ``moves``, ``nodes``
-(int64), ``seconds`` (float64), ``solution`` (str, solver rows) and the deal's
-``f_*`` features.
+(int64), ``seconds`` (float64), ``solution`` (str: the solver's solution, or a
+player's whole game, won or lost), ``ended`` (how the game ended: :data:`ENDINGS`)
+and the deal's ``f_*`` features.
 """
 
 from __future__ import annotations
@@ -87,6 +88,9 @@ MAX_DEALS = 10_000_000
 MAX_CHUNK_SIZE = 1_000_000
 #: How long to wait for a Dask scheduler to answer.
 DASK_TIMEOUT = 10
+#: How a game ended (the ``ended`` column): the solver's verdict, or a player's end
+#: (all cards home, stuck, out of patience, out of moves: :mod:`.solve.players`).
+ENDINGS = ("solved", "unsolvable", "unresolved", "home", "stuck", "patience", "cap")
 _MANIFEST = "_survey.json"
 _SOLVER_OUTCOME = {"solved": "won", "unsolvable": "lost", "unresolved": "unresolved"}
 
@@ -219,20 +223,23 @@ def _chunk_table(
 
     deals = [_deal(n, variant=r) for n in numbers]
     feats = deal_features(deals)
-    rows = []
+    rows: list[tuple[str, str, int, int, float, str, str]] = []
     for d in deals:
         for player in players:
             if player == "solver":
                 res = solve(d, max_nodes=max_nodes)
                 outcome = _SOLVER_OUTCOME[res.outcome]
-                rows.append((player, outcome, len(res.moves), res.nodes, res.seconds, res.solution))
-            else:
-                game = play(d, player)
                 rows.append(
-                    (player, game.outcome, len(game.moves), game.nodes, game.seconds, game.solution)
+                    (player, outcome, len(res.moves), res.nodes, res.seconds, res.solution,
+                     res.outcome)
+                )  # fmt: skip
+            else:
+                g = play(d, player)
+                rows.append(
+                    (player, g.outcome, len(g.moves), g.nodes, g.seconds, g.solution, g.ended)
                 )
     table = pd.DataFrame(
-        rows, columns=["player", "outcome", "moves", "nodes", "seconds", "solution"]
+        rows, columns=["player", "outcome", "moves", "nodes", "seconds", "solution", "ended"]
     )
     table = table.astype(
         {"moves": "int64", "nodes": "int64", "seconds": "float64", "solution": "str"}
@@ -241,6 +248,7 @@ def _chunk_table(
     table.insert(1, "variant", pd.Categorical([r.name] * len(table), categories=[r.name]))
     table["player"] = pd.Categorical(table["player"], categories=list(players))
     table["outcome"] = pd.Categorical(table["outcome"], categories=list(OUTCOMES))
+    table["ended"] = pd.Categorical(table["ended"], categories=list(ENDINGS))
     feats = feats.loc[feats.index.repeat(len(players))].reset_index(drop=True)
     return pd.concat([table, feats], axis=1)
 

@@ -22,7 +22,7 @@ def comparable(df: pd.DataFrame) -> pd.DataFrame:
 
 def test_schema_and_dtypes(tmp_path):
     df = bl.survey("1-12,64", out=tmp_path / "s", chunk_size=5, progress=False)
-    assert list(df.columns[:8]) == [
+    assert list(df.columns[:9]) == [
         "deal",
         "variant",
         "player",
@@ -31,8 +31,10 @@ def test_schema_and_dtypes(tmp_path):
         "nodes",
         "seconds",
         "solution",
+        "ended",
     ]
-    assert [c for c in df.columns[8:] if not c.startswith("f_")] == []
+    assert [c for c in df.columns[9:] if not c.startswith("f_")] == []
+    assert df["ended"].astype(str).tolist() == ["solved"] * 12 + ["unsolvable"]
     back = pd.read_parquet(tmp_path / "s")
     for col in ("variant", "player", "outcome"):
         assert isinstance(back[col].dtype, pd.CategoricalDtype), col
