@@ -4,6 +4,8 @@
     bakers-lab solve (N | --board FILE) [--variant V] [--max-nodes K] [--json]
     bakers-lab survey (--deals SPEC | --sample K [--seed S]) [--variant V] [--players P,...]
                       [--jobs N] [--backend loky|dask] [--scheduler ADDR] --out PATH [--quiet]
+    bakers-lab report PATH [--html OUT]
+    bakers-lab claims [--data DIR] [--markdown]
 
 Errors in the input (an unknown variant, a bad game number, a malformed
 board) print one line, ``bakers-lab: error: …``, and exit with code 2.
@@ -115,6 +117,25 @@ def _cmd_survey(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_report(args: argparse.Namespace) -> int:
+    from .report import build_report, report_text, write_html
+
+    rep = build_report(args.path)
+    if args.html:
+        target = write_html(rep, args.html)
+        print(f"{rep.headline}\nreport written to {target}")
+    else:
+        sys.stdout.write(report_text(rep))
+    return 0
+
+
+def _cmd_claims(args: argparse.Namespace) -> int:
+    from .claims import claims_table, format_claims
+
+    sys.stdout.write(format_claims(claims_table(args.data), markdown=args.markdown))
+    return 0
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -209,6 +230,26 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=_cmd_survey)
+
+    p = sub.add_parser(
+        "report",
+        help="win rates, comparisons, loss models and charts of a survey",
+        description="Report a survey: win-rate table, paired comparisons, loss models; "
+        "with --html, one self-contained page with charts.",
+    )
+    p.add_argument("path", metavar="PATH", help="a survey directory (what survey --out made)")
+    p.add_argument("--html", metavar="OUT", help="write a self-contained HTML report to OUT")
+    p.set_defaults(run=_cmd_report)
+
+    p = sub.add_parser(
+        "claims",
+        help="the rule texts' claims against the shipped surveys",
+        description="Test each claim of the rule texts against the surveys in DIR "
+        "(default: the repository's data/).",
+    )
+    p.add_argument("--data", metavar="DIR", help="directory of surveys (default: data/)")
+    p.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    p.set_defaults(run=_cmd_claims)
     return parser
 
 

@@ -1,0 +1,337 @@
+"""The rule texts' claims against the shipped surveys: one row per claim, with the
+evidence and a verdict in words generated from the numbers.
+
+>>> [c.key for c in CLAIMS][:3]
+['careful_75_80', 'return_50', 'wikipedia_1_in_2']
+
+What each kind of claim is tested against:
+
+- a **win rate** ("75-80 % with careful play"): the solver's solvable share and the
+  win rate of every human-like player on the same deals (95 % Wilson intervals).
+  The verdict says whether the claim is about solvability at all, and which
+  player of the ladder (random < greedy < careful < lookahead-2 < lookahead-3 <
+  solver) it fits: a player whose interval meets the claimed range, or the two
+  players it falls between.
+- **harder / easier variants** ("Spanish Patience is much harder"; the house rules
+  "raise the win rate considerably"): the same deal numbers under both rules (the
+  presets share the deal, so the pairs are the same cards), for every player both
+  surveys have: the paired difference with Newcombe's 95 % interval and McNemar's
+  exact test.  Supported when every human-like player's difference has the claimed
+  sign at p < 0.01 (and, for "considerably" or "much", is at least 10 points);
+  contradicted when one is significant the other way.
+- a **strategy tip**: ``careful`` with that tip's evaluation term switched off,
+  paired against full ``careful`` (the ablation survey); "plan several moves
+  ahead" compares ``careful`` (look-ahead 1) with ``lookahead-2`` and ``-3``.
+  The p-values are not corrected for the number of claims.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import pandas as pd
+
+from .stats import ablation, paired_comparison, win_rates
+from .table import SurveyError, read_survey
+
+__all__ = [
+    "CLAIMS",
+    "SeedClaim",
+    "claims_table",
+    "default_data_dir",
+    "format_claims",
+    "load_surveys",
+]
+
+Kind = Literal["rate", "harder", "easier", "tip", "lookahead", "count"]
+#: The players of the ladder, weakest first (the solver is perfect play).
+LADDER = ("random", "greedy", "careful", "lookahead-2", "lookahead-3", "solver")
+_SIGNIFICANT = 0.01
+_CONSIDERABLE = 0.10
+
+
+@dataclass(frozen=True)
+class SeedClaim:
+    """One claim of a source text, and how the data can test it."""
+
+    key: str
+    claim: str
+    source: str
+    kind: Kind
+    variant: str = "bakers_dozen"
+    low: float = math.nan
+    high: float = math.nan
+    other: str = ""  #: the variant compared with, or the tip
+    strong: bool = False  #: "much", "considerably": at least 10 points
+
+
+CLAIMS: tuple[SeedClaim, ...] = (
+    SeedClaim("careful_75_80", "won about 75–80 % of the time with careful play",
+              "seeds 000, 004", "rate", low=0.75, high=0.80),
+    SeedClaim("return_50", "a friendly win rate of about 50 % (foundation cards may come back)",
+              "seed 003", "rate", variant="bakers_dozen_return", low=0.48, high=0.52),
+    SeedClaim("wikipedia_1_in_2", "odds: 1 in 2", "English Wikipedia (RULES.md)", "rate",
+              low=0.48, high=0.52),
+    SeedClaim("average_75", "an average player wins about 75 %", "a rules site (RULES.md)",
+              "rate", low=0.73, high=0.77),
+    SeedClaim("good_nearly_always", "a good player wins nearly always", "a rules site (RULES.md)",
+              "rate", low=0.95, high=1.0),
+    SeedClaim("fcs_997", "997 of PySolFC's deals 1–1000 are solvable; 64 and 477 are not",
+              "Freecell Solver's authors (RULES.md)", "count"),
+    SeedClaim("spanish_harder", "Spanish Patience is a much harder variant",
+              "seeds 000, 004", "harder", variant="spanish_patience", other="bakers_dozen",
+              strong=True),
+    SeedClaim("house_empty_any_easier", "any single card into an empty column raises the win "
+              "rate considerably", "seeds 000, 004", "easier", variant="house_empty_any",
+              other="bakers_dozen", strong=True),
+    SeedClaim("house_sequences_easier", "moving a built run as a unit raises the win rate "
+              "considerably", "seeds 000, 004", "easier", variant="house_sequences",
+              other="bakers_dozen", strong=True),
+    SeedClaim("tip_plan_ahead", "plan several moves ahead: careless ordering is the most "
+              "common cause of losses", "seeds 000, 004", "lookahead"),
+    SeedClaim("tip_low_cards", "free the Aces first, then the Twos; dig out low cards buried "
+              "deep early", "seeds 000, 004", "tip", other="low_cards"),
+    SeedClaim("tip_space", "empty a column only when nothing needs the space",
+              "seeds 000, 004", "tip", other="space"),
+    SeedClaim("tip_traps", "a King over a Queen is a dead end: check for rank-inversion traps",
+              "seeds 000, 004", "tip", other="traps"),
+)  # fmt: skip
+
+
+def default_data_dir() -> Path:
+    """The ``data/`` directory of the repository this package sits in."""
+    return Path(__file__).resolve().parent.parent / "data"
+
+
+def load_surveys(data: str | os.PathLike[str] | None = None) -> pd.DataFrame:
+    """Every survey under ``data`` (each subdirectory with a ``_survey.json``) in one
+    table; ``variant`` and ``player`` as plain strings."""
+    root = Path(data) if data is not None else default_data_dir()
+    dirs = sorted(p.parent for p in root.glob("*/_survey.json"))
+    if not dirs:
+        raise SurveyError(f"no surveys in {root}: no subdirectory holds a _survey.json")
+    parts = []
+    for d in dirs:
+        t = read_survey(d)
+        parts.append(t.assign(variant=t["variant"].astype(str), player=t["player"].astype(str)))
+    table = pd.concat(parts, ignore_index=True)
+    # the same (deal, variant, player) may be in two surveys (the ablation repeats
+    # careful): the rows are the same games, keep one
+    return table.drop_duplicates(["deal", "variant", "player"], ignore_index=True)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f} %"
+
+
+def _band(low: float, high: float) -> str:
+    return f"{100 * low:g}–{100 * high:g} %"
+
+
+def _rate_text(row: pd.Series) -> str:
+    resolved = int(row["won"] + row["lost"])
+    interval = f"{100 * row['ci_low']:.1f}–{100 * row['ci_high']:.1f} %"
+    return f"{row['player']} {_pct(row['rate'])} ({interval}, n = {resolved:,})"
+
+
+def _who(row: pd.Series) -> str:
+    name = "perfect play" if row["player"] == "solver" else str(row["player"])
+    return f"{name} ({_pct(row['rate'])})"
+
+
+def _rates(table: pd.DataFrame, variant: str) -> pd.DataFrame:
+    rows = table[table["variant"] == variant]
+    if rows.empty:
+        return pd.DataFrame()
+    rates = win_rates(rows).set_index("player")
+    order = [p for p in LADDER if p in rates.index]
+    return rates.loc[order].reset_index()
+
+
+def _judge_rate(c: SeedClaim, table: pd.DataFrame) -> tuple[str, str]:
+    rates = _rates(table, c.variant)
+    if rates.empty:
+        return "no survey of this variant", "not tested"
+    evidence = "; ".join(_rate_text(r) for _, r in rates.iterrows())
+    band = _band(c.low, c.high)
+    parts = []
+    solver = rates[rates["player"] == "solver"]
+    if not solver.empty:
+        s = solver.iloc[0]
+        if s["ci_low"] > c.high:
+            parts.append(f"not about solvability: {_pct(s['rate'])} of deals can be won")
+        elif s["ci_high"] < c.low:
+            parts.append(f"above what is possible: only {_pct(s['rate'])} can be won")
+    players = rates[rates["player"] != "solver"]
+    fits = [
+        r["player"]
+        for _, r in players.iterrows()
+        if r["ci_low"] <= c.high and r["ci_high"] >= c.low
+    ]
+    if (
+        not solver.empty
+        and solver.iloc[0]["ci_low"] <= c.high
+        and solver.iloc[0]["ci_high"] >= c.low
+    ):
+        fits.append("solver")
+    if fits:
+        parts.append(f"{band} fits {' and '.join(fits)}")
+    else:
+        below = rates[rates["ci_high"] < c.low]
+        above = rates[rates["ci_low"] > c.high]
+        weaker = below.iloc[int(below["rate"].argmax())] if not below.empty else None
+        stronger = above.iloc[int(above["rate"].argmin())] if not above.empty else None
+        if players.empty:
+            parts.append("no human-like player was surveyed")
+        elif weaker is not None and stronger is not None:
+            parts.append(f"{band} lies between {_who(weaker)} and {_who(stronger)}")
+        elif weaker is not None:
+            parts.append(f"{band} is above every player measured")
+        elif stronger is not None:
+            parts.append(f"{band} is below every player measured")
+    text = "; ".join(parts)
+    return evidence, (text[:1].upper() + text[1:]) if text else "not tested"
+
+
+def _judge_count(c: SeedClaim, table: pd.DataFrame) -> tuple[str, str]:
+    rows = table[(table["variant"] == "bakers_dozen") & (table["player"] == "solver")]
+    rows = rows[rows["deal"] <= 1000]
+    if len(rows) < 1000:
+        return "no solver survey of deals 1–1000", "not tested"
+    out = rows.groupby(rows["outcome"].astype(str))["deal"].apply(list).to_dict()
+    won, lost, unres = (out.get(k, []) for k in ("won", "lost", "unresolved"))
+    evidence = (f"solver, deals 1–1000: {len(won)} solvable, unsolvable {lost}, "
+                f"unresolved {unres}")  # fmt: skip
+    ok = sorted(lost) == [64, 477] and len(won) + len(unres) == 998
+    if ok and len(won) == 997:
+        verdict = "Confirmed exactly"
+    elif ok:
+        verdict = f"Consistent: the same two unsolvable deals; {len(unres)} still open here"
+    else:
+        verdict = "Contradicted: the unsolvable deals differ"
+    return evidence, verdict
+
+
+def _paired_words(row: pd.Series) -> str:
+    diff = 100 * row["diff"]
+    p = row["p_value"]
+    ptext = "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+    return (f"{row['player']} {_pct(row['a_rate'])} vs {_pct(row['b_rate'])} "
+            f"({diff:+.1f} points, {100 * row['diff_low']:+.1f} to {100 * row['diff_high']:+.1f}; "
+            f"{ptext}; {int(row['deals']):,} deals)")  # fmt: skip
+
+
+def _judge_variants(c: SeedClaim, table: pd.DataFrame) -> tuple[str, str]:
+    rows = table[table["variant"].isin([c.variant, c.other])]
+    players = [
+        p for p in LADDER
+        if all(((rows["variant"] == v) & (rows["player"] == p)).any() for v in (c.variant, c.other))
+    ]  # fmt: skip
+    if not players:
+        return f"no player surveyed in both {c.variant} and {c.other}", "not tested"
+    frame = pd.concat(
+        [paired_comparison(rows, c.variant, c.other, by="variant", player=p) for p in players],
+        ignore_index=True,
+    )
+    frame["player"] = players
+    evidence = f"{c.variant} vs {c.other}: " + "; ".join(
+        _paired_words(r) for _, r in frame.iterrows()
+    )
+    sign = -1 if c.kind == "harder" else 1
+    humans = frame[frame["player"] != "solver"]
+    judged = humans if not humans.empty else frame
+    significant = judged["p_value"] < _SIGNIFICANT
+    agree = significant & (sign * judged["diff"] > 0)
+    against = significant & (sign * judged["diff"] < 0)
+    big = (sign * judged["diff"]) >= _CONSIDERABLE
+    who = "every human-like player" if not humans.empty else "the solver"
+    if against.any():
+        verdict = f"Contradicted: {', '.join(judged.loc[against, 'player'])} did the opposite"
+    elif agree.all() and (big.all() or not c.strong):
+        verdict = f"Supported for {who} (p < 0.01" + (", at least 10 points)" if c.strong else ")")
+    elif agree.all():
+        verdict = f"Partly: the difference is real for {who}, but below 10 points for some"
+    else:
+        verdict = "Not shown: the difference is not significant for every player"
+    return evidence, verdict
+
+
+def _judge_tip(c: SeedClaim, table: pd.DataFrame) -> tuple[str, str]:
+    rows = table[table["variant"] == c.variant]
+    name = f"careful-no_{c.other}"
+    if not (rows["player"] == name).any():
+        return f"no {name} survey", "not tested"
+    r = ablation(rows[rows["player"].isin(["careful", name])]).iloc[0].copy()
+    r["player"] = name
+    evidence = "without the tip vs careful: " + _paired_words(r)
+    if r["p_value"] >= _SIGNIFICANT:
+        verdict = "No measurable effect for careful (p ≥ 0.01)"
+    elif r["diff"] < 0:
+        verdict = f"Helps: without it careful wins {-100 * r['diff']:.1f} points less"
+    else:
+        verdict = f"Hurts: without it careful wins {100 * r['diff']:.1f} points more"
+    return evidence, verdict
+
+
+def _judge_lookahead(c: SeedClaim, table: pd.DataFrame) -> tuple[str, str]:
+    rows = table[table["variant"] == c.variant]
+    deeper = [p for p in ("lookahead-2", "lookahead-3") if (rows["player"] == p).any()]
+    if not deeper or not (rows["player"] == "careful").any():
+        return "no careful and lookahead survey", "not tested"
+    frame = pd.concat(
+        [paired_comparison(rows, p, "careful").assign(player=p) for p in deeper],
+        ignore_index=True,
+    )
+    evidence = "vs careful (look-ahead 1): " + "; ".join(
+        _paired_words(r) for _, r in frame.iterrows()
+    )
+    gains = frame[(frame["p_value"] < _SIGNIFICANT) & (frame["diff"] > 0)]
+    if len(gains) == len(frame):
+        verdict = "Supported: every deeper look-ahead wins more (p < 0.01)"
+    elif len(gains):
+        verdict = f"Partly: {', '.join(gains['player'])} wins more (p < 0.01), not every depth"
+    else:
+        verdict = "Not shown: looking further ahead did not win significantly more"
+    return evidence, verdict
+
+
+_JUDGES = {
+    "rate": _judge_rate,
+    "count": _judge_count,
+    "harder": _judge_variants,
+    "easier": _judge_variants,
+    "tip": _judge_tip,
+    "lookahead": _judge_lookahead,
+}
+
+
+def claims_table(data: pd.DataFrame | str | os.PathLike[str] | None = None) -> pd.DataFrame:
+    """One row per claim of :data:`CLAIMS`: ``claim``, ``source``, ``variant``,
+    ``evidence`` and ``verdict``, from a table of surveys or a data directory
+    (default: the repository's ``data/``)."""
+    table = data if isinstance(data, pd.DataFrame) else load_surveys(data)
+    rows = []
+    for c in CLAIMS:
+        evidence, verdict = _JUDGES[c.kind](c, table)
+        rows.append({"claim": c.claim, "source": c.source, "variant": c.variant,
+                     "evidence": evidence, "verdict": verdict})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def format_claims(table: pd.DataFrame, *, markdown: bool = False) -> str:
+    """The claims table as text: a Markdown table, or one block per claim."""
+    if markdown:
+        lines = ["| claim | source | measured | verdict |", "|---|---|---|---|"]
+        for r in table.itertuples():
+            cells = [f"{r.claim} ({r.variant})", r.source, r.evidence, r.verdict]
+            lines.append("| " + " | ".join(str(x).replace("|", "/") for x in cells) + " |")
+        return "\n".join(lines) + "\n"
+    blocks = []
+    for r in table.itertuples():
+        blocks.append(f"{r.claim} [{r.source}; {r.variant}]\n  measured: {r.evidence}\n"
+                      f"  verdict:  {r.verdict}")  # fmt: skip
+    return "\n\n".join(blocks) + "\n"

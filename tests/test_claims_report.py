@@ -1,0 +1,177 @@
+"""The claims table and the survey report: verdicts follow the numbers, the README's
+table is the command's output, the report reads a survey and stands alone as HTML."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import bakers_lab as bl
+from bakers_lab.claims import CLAIMS, claims_table, default_data_dir, format_claims
+from bakers_lab.report import build_report, report_html, report_text
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def synthetic(rates: dict[tuple[str, str], float], deals: int = 1000) -> pd.DataFrame:
+    """A survey table where each (variant, player) wins exactly ``rate`` of the deals;
+    wins are nested (a stronger player wins every deal a weaker one wins), so paired
+    comparisons have discordant pairs in one direction only."""
+    rows = []
+    order = np.random.default_rng(0).permutation(deals) + 1
+    for (variant, player), rate in rates.items():
+        won = set(order[: round(rate * deals)].tolist())
+        for n in range(1, deals + 1):
+            rows.append((n, variant, player, "won" if n in won else "lost"))
+    table = pd.DataFrame(rows, columns=["deal", "variant", "player", "outcome"])
+    table["outcome"] = pd.Categorical(table["outcome"], categories=["won", "lost", "unresolved"])
+    return table
+
+
+RATES = {
+    ("bakers_dozen", "solver"): 0.998,
+    ("bakers_dozen", "random"): 0.01,
+    ("bakers_dozen", "greedy"): 0.05,
+    ("bakers_dozen", "careful"): 0.45,
+    ("bakers_dozen", "lookahead-2"): 0.50,
+    ("bakers_dozen", "lookahead-3"): 0.62,
+    ("bakers_dozen", "careful-no_low_cards"): 0.449,
+    ("bakers_dozen", "careful-no_space"): 0.33,
+    ("bakers_dozen", "careful-no_traps"): 0.10,
+    ("bakers_dozen_return", "careful"): 0.50,
+    ("bakers_dozen_return", "solver"): 0.99,
+    ("spanish_patience", "careful"): 0.05,
+    ("spanish_patience", "lookahead-2"): 0.06,
+    ("house_empty_any", "careful"): 0.47,
+    ("house_empty_any", "lookahead-2"): 0.52,
+    ("house_sequences", "careful"): 0.70,
+    ("house_sequences", "lookahead-2"): 0.75,
+}
+
+
+@pytest.fixture(scope="module")
+def claims() -> pd.DataFrame:
+    return claims_table(synthetic(RATES)).set_index("claim")
+
+
+def verdict(claims: pd.DataFrame, key: str) -> str:
+    claim = next(c for c in CLAIMS if c.key == key)
+    return str(claims.loc[claim.claim, "verdict"])
+
+
+def test_rate_claims_place_the_claim_on_the_ladder(claims):
+    assert verdict(claims, "careful_75_80") == (
+        "Not about solvability: 99.8 % of deals can be won; 75–80 % lies between "
+        "lookahead-3 (62.0 %) and perfect play (99.8 %)"
+    )
+    assert verdict(claims, "return_50") == (
+        "Not about solvability: 99.0 % of deals can be won; 48–52 % fits careful"
+    )
+    assert verdict(claims, "good_nearly_always") == "95–100 % fits solver"
+
+
+def test_variant_claims_follow_the_paired_tests(claims):
+    assert verdict(claims, "spanish_harder") == (
+        "Supported for every human-like player (p < 0.01, at least 10 points)"
+    )
+    # 2 and 2 points more: real (p < 0.01 with 1000 nested pairs) but not "considerably"
+    assert verdict(claims, "house_empty_any_easier").startswith("Partly: the difference is real")
+    assert verdict(claims, "house_sequences_easier") == (
+        "Supported for every human-like player (p < 0.01, at least 10 points)"
+    )
+
+
+def test_tip_claims_follow_the_ablation(claims):
+    assert verdict(claims, "tip_low_cards") == "No measurable effect for careful (p ≥ 0.01)"
+    assert verdict(claims, "tip_space") == "Helps: without it careful wins 12.0 points less"
+    assert verdict(claims, "tip_traps") == "Helps: without it careful wins 35.0 points less"
+    assert verdict(claims, "tip_plan_ahead") == (
+        "Supported: every deeper look-ahead wins more (p < 0.01)"
+    )
+
+
+def test_missing_surveys_are_said_not_guessed():
+    table = claims_table(synthetic({("bakers_dozen", "solver"): 0.99}))
+    untested = table[table["verdict"] == "not tested"]
+    assert len(table) == len(CLAIMS) == 13
+    assert set(untested["evidence"]) >= {"no survey of this variant", "no careful-no_space survey"}
+
+
+def test_every_listed_claim_is_covered():
+    keys = {c.key for c in CLAIMS}
+    assert keys >= {"careful_75_80", "return_50", "spanish_harder", "house_empty_any_easier",
+                    "house_sequences_easier", "tip_plan_ahead", "tip_low_cards", "tip_space",
+                    "tip_traps"}  # fmt: skip
+    assert {c.source for c in CLAIMS} >= {"seeds 000, 004", "seed 003"}
+
+
+def test_readme_table_is_the_commands_output():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    match = re.search(r"<!-- claims:start -->\n(.*?)<!-- claims:end -->", readme, re.S)
+    assert match, "README.md has no claims table between its markers"
+    assert match.group(1) == format_claims(claims_table(default_data_dir()), markdown=True)
+
+
+def test_cli_claims_matches_the_library(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "bakers_lab.cli", "claims", "--markdown"],
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == format_claims(claims_table(), markdown=True)
+    bad = subprocess.run([sys.executable, "-m", "bakers_lab.cli", "claims", "--data",
+                          str(tmp_path)], capture_output=True, text=True)  # fmt: skip
+    assert bad.returncode == 2
+    assert bad.stderr.strip().splitlines() == [
+        f"bakers-lab: error: no surveys in {tmp_path}: no subdirectory holds a _survey.json"
+    ]
+
+
+@pytest.fixture(scope="module")
+def small_survey(tmp_path_factory):
+    out = tmp_path_factory.mktemp("rep") / "s"
+    bl.survey("1-60", players="solver,greedy,careful,lookahead-2", out=out, progress=False)
+    return out
+
+
+def test_report_text(small_survey):
+    text = report_text(small_survey)
+    lines = text.splitlines()
+    assert (
+        lines[0] == "Survey s: bakers_dozen; players solver, greedy, careful, lookahead-2; 60 deals"
+    )
+    rates = bl.win_rates(bl.read_survey(small_survey)).set_index("player")
+    for player in ("solver", "greedy", "careful", "lookahead-2"):
+        row = next(line for line in lines if line.split()[1:2] == [player])
+        assert f"{100 * rates.loc[player, 'rate']:.1f} %" in row
+    assert "Adjacent players on the same deals" in text
+    for a, b in (("greedy", "careful"), ("careful", "lookahead-2"), ("lookahead-2", "solver")):
+        assert re.search(rf"bakers_dozen\s+{a}\s+{b}\s+60 ", text), (a, b)
+
+
+def test_report_html_stands_alone(small_survey, tmp_path):
+    rep = build_report(small_survey)
+    page = report_html(rep)
+    assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
+    images = re.findall(r'<img alt="chart" src="data:image/png;base64,', page)
+    # win rates, look-ahead, solver effort, and per loss model its odds ratios and deciles
+    assert len(images) == 3 + 2 * len(rep.models)
+    assert not re.search(r'(src|href)="(https?:)?//', page)  # nothing fetched from a network
+    assert page.count("<svg") >= 1  # the hardest deals' boards
+
+
+def test_cli_report(small_survey, tmp_path):
+    out = tmp_path / "r.html"
+    proc = subprocess.run([sys.executable, "-m", "bakers_lab.cli", "report", str(small_survey),
+                           "--html", str(out)], capture_output=True, text=True)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[1] == f"report written to {out}"
+    assert out.read_text().startswith("<!DOCTYPE html>")
+    for target in (tmp_path / "none", tmp_path):
+        bad = subprocess.run([sys.executable, "-m", "bakers_lab.cli", "report", str(target)],
+                             capture_output=True, text=True)  # fmt: skip
+        assert bad.returncode == 2
+        [line] = bad.stderr.strip().splitlines()
+        assert line.startswith(f"bakers-lab: error: no survey in {target}: it ")
