@@ -238,6 +238,16 @@ class GameState:
         """Every legal move, in a fixed order (columns left to right)."""
         return [m for m, _ in self._gen_moves()]
 
+    def _locate(self, c: int) -> tuple[int, int, int]:
+        """Where card id ``c`` lies: (0 column / 1 pile, its index, depth in it)."""
+        for i, col in enumerate(self._cols):
+            if c in col:
+                return 0, i, col.index(c)
+        for s, pile in enumerate(self._piles):
+            if c in pile:
+                return 1, s, pile.index(c)
+        raise AssertionError(f"card {c} is nowhere")  # every card is somewhere: validated
+
     def _resolve(self, move: Move) -> tuple[Move, tuple[int, int, int, int, int]]:
         """Check ``move`` against the rules on its own terms (not by searching
         :meth:`legal_moves`); return its canonical form and how to do it, or
@@ -245,14 +255,7 @@ class GameState:
         c = move.card.index
         if move.card.rank > self.rules.ranks:
             raise IllegalMoveError(move, f"{move.card} is not in this deck")
-        src: tuple[int, int, int] | None = None  # kind, index, depth
-        for i, col in enumerate(self._cols):
-            if c in col:
-                src = (0, i, col.index(c))
-        for s, pile in enumerate(self._piles):
-            if c in pile:
-                src = (1, s, pile.index(c))
-        assert src is not None
+        src = self._locate(c)
         kind, i, depth = src
         if kind == 1:
             pile = self._piles[i]

@@ -16,6 +16,7 @@ no column numbers.
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass
 
 from .cards import Card, CardError, Suit
@@ -77,6 +78,12 @@ class Move:
             return text
         if not isinstance(text, str):
             raise MoveError(f"a move is written like '7C>8H', not {text!r}")
+        if cls is Move:  # moves are immutable: a text read once is read from the cache after
+            return _parse_cached(text)
+        return cls._parse(text)
+
+    @classmethod
+    def _parse(cls, text: str) -> Move:
         card_text, sep, dest_text = text.strip().partition(">")
         if not sep:
             raise MoveError(f"not a move: {text!r} (expected CARD>DEST, like 7C>8H, AS>F or 7C>E)")
@@ -121,6 +128,11 @@ class Move:
     def __repr__(self) -> str:
         extra = f", pile={self.pile!r}" if self.pile is not None else ""
         return f"Move({self.card!r}, {self.to!r}{extra})"
+
+
+@functools.lru_cache(maxsize=16_384)
+def _parse_cached(text: str) -> Move:
+    return Move._parse(text)
 
 
 def parse_moves(text: str) -> list[Move]:

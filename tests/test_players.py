@@ -3,6 +3,8 @@ gives, is the same every time, and the ladder of players is ordered."""
 
 import itertools
 import re
+import subprocess
+import sys
 
 import pytest
 from statsmodels.stats.contingency_tables import mcnemar
@@ -157,3 +159,35 @@ def test_player_names_and_weights():
     assert p.weights().tolist() == [3, 0, 2, 0]
     assert Player.parse("careful").weights().tolist() == [3, 1, 2, 1]
     assert list(TIPS) == ["low_cards", "space", "traps"]
+
+
+def run_cli(*args):
+    return subprocess.run([sys.executable, "-m", "bakers_lab.cli", *args],
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
+
+
+def test_cli_player_errors_are_one_line(tmp_path):
+    out = str(tmp_path / "s")
+    cases = [
+        (("--players", "solver,expert"), "unknown player 'expert'; known: solver, random, greedy, "
+         "careful, lookahead-K (K from 2 to 6), and careful or lookahead-K with tips switched "
+         "off, like careful-no_traps (tips: low_cards, space, traps)"),
+        (("--players", "lookahead-0"), "look-ahead depth must be an integer from 2 to 6 (careful "
+         "is depth 1), not 0: 'lookahead-0'"),
+        (("--players", "lookahead--2"), "unknown player 'lookahead--2'"),
+        (("--players", "lookahead-2.5"), "unknown player 'lookahead-2.5'"),
+    ]  # fmt: skip
+    for args, message in cases:
+        proc = run_cli("survey", "--deals", "1-3", "--out", out, *args)
+        assert proc.returncode == 2
+        [line] = proc.stderr.strip().splitlines()
+        assert line.startswith(f"bakers-lab: error: {message}"), args
+    assert not (tmp_path / "s").exists()
+    first = run_cli("survey", "--deals", "1-3", "--players", "careful", "--quiet", "--out", out)
+    assert first.returncode == 0, first.stderr
+    other = run_cli("survey", "--deals", "1-3", "--players", "greedy", "--quiet", "--out", out)
+    assert other.returncode == 2
+    assert other.stderr.strip().splitlines() == [
+        f"bakers-lab: error: {out} holds another survey (it differs in: players); "
+        "choose another --out or delete that directory"
+    ]
