@@ -150,6 +150,31 @@ class SolveResult:
     variant: str = "bakers_dozen"
     deal: int | None = None
     restarts: int = field(default=0, compare=False)
+    #: The position that was solved (for pictures and replays; not compared).
+    start: GameState | None = field(default=None, compare=False, repr=False)
+
+    def __repr__(self) -> str:
+        where = f"deal={self.deal!r}, " if self.deal is not None else ""
+        return (
+            f"SolveResult(outcome={self.outcome!r}, moves={len(self.moves)}, "
+            f"nodes={self.nodes}, {where}variant={self.variant!r})"
+        )
+
+    def summary(self) -> str:
+        """One sentence: what was found, with how much work."""
+        what = f"game {self.deal}" if self.deal is not None else "the position"
+        verdict = {
+            "solved": f"solved in {len(self.moves)} moves (replayed by the rule engine)",
+            "unsolvable": "proven unsolvable: no sequence of moves wins",
+            "unresolved": "not settled within the node budget",
+        }[self.outcome]
+        return f"{self.variant} {what}: {verdict}; {self.nodes:,} nodes, {self.seconds:.3f} s"
+
+    def _repr_html_(self) -> str:
+        import html
+
+        text = f"<p><b>{html.escape(self.summary())}</b></p>"
+        return text + (self.start.to_html(highlight=()) if self.start is not None else "")
 
     @property
     def solution(self) -> str:
@@ -432,5 +457,5 @@ def solve(
             outcome = "unsolvable"
             break
     return SolveResult(
-        outcome, moves, nodes, time.perf_counter() - t0, verified, r.name, number, runs
+        outcome, moves, nodes, time.perf_counter() - t0, verified, r.name, number, runs, start
     )

@@ -62,7 +62,7 @@ from __future__ import annotations
 import hashlib
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
@@ -209,6 +209,8 @@ class GameRecord:
     decisions: int = 0
     ended: Ended = "stuck"
     verified: bool = False
+    #: The position the game started from (for pictures and replays; not compared).
+    start: GameState | None = field(default=None, compare=False, repr=False)
 
     @property
     def solution(self) -> str:
@@ -219,6 +221,27 @@ class GameRecord:
     def won(self) -> bool:
         """True for a won game."""
         return self.outcome == "won"
+
+    def summary(self) -> str:
+        """One sentence: who played what and how it ended."""
+        what = f"game {self.deal}" if self.deal is not None else "the position"
+        how = {
+            "home": f"won in {len(self.moves)} moves",
+            "stuck": f"lost after {len(self.moves)} moves: no move to a new position",
+            "patience": f"lost after {len(self.moves)} moves: gave up, no card home for too long",
+            "cap": f"lost after {len(self.moves)} moves: move cap reached",
+        }[self.ended]
+        return f"{self.player} played {self.variant} {what}: {how}"
+
+    def _repr_html_(self) -> str:
+        import html
+
+        text = f"<p><b>{html.escape(self.summary())}</b></p>"
+        if self.start is None:
+            return text
+        end = self.start.copy()
+        end.play_all(list(self.moves))
+        return text + end.to_html()
 
     def __repr__(self) -> str:
         return (
@@ -283,5 +306,5 @@ def play(
         raise SolverError(f"{who.name}'s game ended {outcome}, but the rule engine disagrees")
     return GameRecord(
         who.name, outcome, moves, int(nodes), time.perf_counter() - t0, r.name, number,
-        int(decisions), _ENDED[int(result)], verified,
+        int(decisions), _ENDED[int(result)], verified, start,
     )  # fmt: skip
