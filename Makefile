@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: test lint survey venv clean
+.PHONY: test lint survey venv clean lab app
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,14 @@ test: lint
 
 survey: $(STAMP)
 	$(BIN)/bakers-lab survey --deals 1-1000 --variant bakers_dozen --players solver --jobs -1 --out data/runs/bakers_dozen_1-1000
+
+# JupyterLab on the notebooks (Ctrl-C stops it)
+lab: $(STAMP)
+	$(BIN)/jupyter lab notebooks/ $(if $(filter 0,$(shell id -u)),--allow-root)
+
+# the web app in a browser: type a game number, replay it, play it (Ctrl-C stops it)
+app: $(STAMP)
+	$(BIN)/bakers-lab app
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -21,6 +21,7 @@ from .solve.players import GameRecord, Player, PlayerError, play
 from .stats import (
     LossModel,
     ablation,
+    hardest_deals,
     ladder,
     loss_model,
     paired_comparison,
@@ -65,6 +66,7 @@ __all__ = [
     "deal",
     "deal_features",
     "describe_features",
+    "hardest_deals",
     "ladder",
     "loss_model",
     "paired_comparison",

@@ -35,7 +35,7 @@ from typing import Literal
 
 import pandas as pd
 
-from .stats import ablation, paired_comparison, win_rates
+from .stats import LADDER, ablation, paired_comparison, win_rates
 from .table import SurveyError, read_survey
 
 __all__ = [
@@ -48,8 +48,6 @@ __all__ = [
 ]
 
 Kind = Literal["rate", "harder", "easier", "tip", "lookahead", "count"]
-#: The players of the ladder, weakest first (the solver is perfect play).
-LADDER = ("random", "greedy", "careful", "lookahead-2", "lookahead-3", "solver")
 _SIGNIFICANT = 0.01
 _CONSIDERABLE = 0.10
 

@@ -6,6 +6,7 @@
                       [--jobs N] [--backend loky|dask] [--scheduler ADDR] --out PATH [--quiet]
     bakers-lab report PATH [--html OUT]
     bakers-lab claims [--data DIR] [--markdown]
+    bakers-lab app [--port P] [--no-browser]
 
 Errors in the input (an unknown variant, a bad game number, a malformed
 board) print one line, ``bakers-lab: error: …``, and exit with code 2.
@@ -15,10 +16,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
+import socket
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import FrameType
 from typing import NoReturn
 
 from . import __version__
@@ -136,6 +141,55 @@ def _cmd_claims(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_app(args: argparse.Namespace) -> int:
+    from .app import missing, url, voila_command
+
+    lacking = missing()
+    if lacking:
+        print(
+            f"bakers-lab: error: the app needs {' and '.join(lacking)}, not installed here: "
+            f"pip install 'bakers_lab[notebooks]' (or, in a clone of the repository, make app)",
+            file=sys.stderr,
+        )
+        return 2
+    with socket.socket() as probe:  # Voilà would only log this and stop
+        try:
+            probe.bind(("127.0.0.1", args.port))
+        except OSError:
+            raise OSError(f"port {args.port} is in use; choose another with --port P") from None
+    server = subprocess.Popen(voila_command(args.port, browser=not args.no_browser))
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, stop)  # a kill stops the server too
+    print(f"Open {url(args.port)} in a browser; Ctrl-C stops the app", flush=True)
+    try:
+        code = server.wait()
+    except KeyboardInterrupt:
+        print("bakers-lab: app stopped", file=sys.stderr)
+        code = 0
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        if server.poll() is None:
+            server.terminate()
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+    if code:
+        print(f"bakers-lab: error: Voilà stopped with exit code {code}", file=sys.stderr)
+    return 2 if code else 0
+
+
+def _port(text: str) -> int:
+    value = int(text)
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is from 1 to 65535, not {value}")
+    return value
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -250,6 +304,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--data", metavar="DIR", help="directory of surveys (default: data/)")
     p.add_argument("--markdown", action="store_true", help="print a Markdown table")
     p.set_defaults(run=_cmd_claims)
+
+    p = sub.add_parser(
+        "app",
+        help="the web app: look a game up, replay it, play it",
+        description="Serve the web app on this computer (Voilà, on 127.0.0.1): type a PySolFC "
+        "game number, learn whether it can be won, step through the winning line or a "
+        "player's game, and play it yourself. Needs the notebooks extra.",
+    )
+    p.add_argument("--port", type=_port, default=8866, metavar="P", help="port (default 8866)")
+    p.add_argument(
+        "--no-browser", action="store_true", help="do not open a browser; only print the address"
+    )
+    p.set_defaults(run=_cmd_app)
     return parser
 
 

@@ -390,7 +390,8 @@ class GameState:
 
     def _title(self) -> str:
         base = repr(self.deal) if self.deal is not None else self.rules.name
-        return f"{base}, after {len(self._history)} moves" if self._history else base
+        n = len(self._history)
+        return f"{base}, after {n} move{'' if n == 1 else 's'}" if n else base
 
     def __repr__(self) -> str:
         if self.deal is not None and not self._history:

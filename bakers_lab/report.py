@@ -20,11 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numpy as np
 import pandas as pd
 
-from .claims import LADDER
-from .stats import LossModel, ablation, ladder, loss_model, win_rates
+from .stats import LADDER, LossModel, ablation, ladder, loss_model, win_rates
 from .table import SurveyError, read_survey
 
 if TYPE_CHECKING:
@@ -171,11 +169,10 @@ def _figures(rep: Report) -> list[tuple[str, Figure]]:
         figs.append(("Win rate per variant", plots.variant_chart(table)))
     for m in rep.models:
         figs.append((f"Loss model, {m.player} ({m.variant})", plots.odds_ratio_chart(m)))
-        top = m.odds_ratios.iloc[int(np.abs(np.log(m.odds_ratios["odds_ratio"])).argmax())]
+        top = m.strongest_feature()
         figs.append(
-            (f"Win rate by {top['feature']}, {m.variant}",
-             plots.decile_chart(table, str(top["feature"]), variant=m.variant))
-        )  # fmt: skip
+            (f"Win rate by {top}, {m.variant}", plots.decile_chart(table, top, variant=m.variant))
+        )
     return figs
 
 

@@ -353,10 +353,16 @@ def paired_comparison(
     return _paired_frame([_paired_row(a, b, xa, xb, what)], **attrs)
 
 
+#: The players of the ladder, weakest first (the solver is perfect play).
+LADDER = ("random", "greedy", "careful", "lookahead-2", "lookahead-3", "solver")
+
+
 def ladder(
-    table: pd.DataFrame, players: Sequence[str], *, variant: str | None = None
+    table: pd.DataFrame, players: Sequence[str] | None = None, *, variant: str | None = None
 ) -> pd.DataFrame:
     """Paired comparisons of each adjacent pair of ``players``: one row per pair.
+
+    ``players=None``: the players of :data:`LADDER` that the table holds, weakest first.
 
     Row *i* compares ``a = players[i]`` with ``b = players[i + 1]`` on the
     deals both resolved, exactly as :func:`paired_comparison` does (same
@@ -371,6 +377,9 @@ def ladder(
     >>> ladder(t, ["solver", "careful", "random"])[["a", "b", "diff"]].values.tolist()
     [['solver', 'careful', 0.5], ['careful', 'random', 0.5]]
     """
+    if players is None:
+        present = set(table["player"].astype(str))
+        players = [p for p in LADDER if p in present]
     if isinstance(players, str) or not isinstance(players, Sequence):
         raise ValueError(f"players must be a list of player names, not {describe(players)}")
     if len(players) < 2:
@@ -422,6 +431,33 @@ def ablation(
     df = df.sort_values(["diff", "tip"], kind="stable").reset_index(drop=True)
     df.attrs.update(base=base)
     return df
+
+
+def hardest_deals(
+    table: pd.DataFrame, *, variant: str | None = None, player: str | None = None
+) -> pd.DataFrame:
+    """The deals the solver won but ``player`` lost, hardest for the solver first.
+
+    ``player=None``: the strongest player of :data:`LADDER` (below the solver) that the
+    table holds.  One row per deal: that player's row (its game, to replay), with
+    ``nodes`` replaced by the solver's effort on the deal.
+    """
+    rows, vname = _variant_rows(table, variant)
+    if player is None:
+        present = set(rows["player"].astype(str))
+        humans = [p for p in LADDER[:-1] if p in present]
+        if not humans:
+            raise ValueError(f"no human-like player in the table for variant {vname!r}")
+        player = humans[-1]
+    player = _choose(rows, "player", player, f" for variant {vname!r}")
+    solver = rows[rows["player"] == "solver"]
+    if solver.empty:
+        raise ValueError(f"no solver rows for variant {vname!r}: hardness is the solver's effort")
+    effort = solver.set_index("deal")["nodes"]
+    won = set(solver.loc[solver["outcome"] == "won", "deal"])
+    lost = rows[(rows["player"] == player) & (rows["outcome"] == "lost") & rows["deal"].isin(won)]
+    lost = lost.assign(nodes=lost["deal"].map(effort))
+    return lost.sort_values("nodes", ascending=False, kind="stable").reset_index(drop=True)
 
 
 # -- win rate by feature ---------------------------------------------------------------------
@@ -550,6 +586,11 @@ class LossModel:
     test_size: float
     seed: int
     method: str
+
+    def strongest_feature(self) -> str:
+        """The feature whose odds ratio is furthest from 1 (either way, on a log scale)."""
+        distance = np.abs(np.log(self.odds_ratios["odds_ratio"].to_numpy(dtype=float)))
+        return str(self.odds_ratios["feature"].iloc[int(distance.argmax())])
 
     def __repr__(self) -> str:
         return (

@@ -1,0 +1,282 @@
+"""Tests of the game explorer (the web app's page) and of ``bakers-lab app``, driven
+through the ipywidgets API: the number is typed (the box's value set), Show clicked,
+and the shown texts read back.  The page in a real browser: tests/test_browser.py."""
+
+from __future__ import annotations
+
+import re
+import socket
+
+import pytest
+
+import bakers_lab as bl
+
+pytest.importorskip("ipywidgets")  # an optional dependency (the notebooks extra)
+
+from bakers_lab.cli import main
+from bakers_lab.widgets import (
+    PLAYERS,
+    Board,
+    Compare,
+    ExplorerModel,
+    GameExplorer,
+    Replay,
+    lost_and_won,
+)
+
+NUMBERS = "a whole number from 1 to 99999999999999999999 (10^20 − 1)"
+
+
+def shown(w):
+    """The explorer's verdict as shown: the message's text out of the HTML."""
+    match = re.search(r'<span class="bl-message">(.*?)</span>', w.verdict.value)
+    assert match is not None, w.verdict.value
+    return match.group(1).replace("&#x27;", "'")
+
+
+def explore(text, **options):
+    w = GameExplorer(**options)
+    w.game.value = text  # what the browser sends on Enter (continuous_update=False)
+    w.show.click()
+    return w
+
+
+# -- the three verdicts --------------------------------------------------------
+def test_deal_1_is_winnable_with_its_line_a_players_loss_and_a_board():
+    n = len(bl.solve(1).moves)
+    w = explore("1")
+    want = f"Winnable: a winning line of {n} moves, replayed by the rule engine"
+    assert w.message == shown(w) == want
+    assert "Game 1 of bakers_dozen: " in w.verdict.value  # with the work done
+    assert w.tabs.layout.display is None  # shown
+    assert w.tabs.titles == ("Winning line", "A player's game", "Play it yourself")
+    assert isinstance(w.replay, Replay) and w.replay.slider.max == n
+    assert w.replay.line.value == f"start: 0 of {n} moves"
+    w.replay.next.click()
+    assert w.replay.line.value.startswith(f"move 1 of {n}: ")
+    assert 'data-row="1"' in w.replay.board.value  # two rows, 7 + 6, like the game page
+    # the careful player loses deal 1: its replay ends where it got stuck
+    game = bl.play(1, "careful")
+    assert w.player_replay is not None and w.player_replay.slider.max == len(game.moves)
+    assert w.player_text.value == (
+        f"The careful player got stuck after {len(game.moves)} moves: no move was left that "
+        f"led anywhere new. The replay ends where it got stuck. The deal can be won: see the "
+        f"solver&#x27;s winning line."
+    )
+    w.player_replay.last.click()
+    assert w.player_replay.line.value.endswith(
+        f"no move to a new position: lost after {len(game.moves)} moves"
+    )
+    assert isinstance(w.board, Board)
+    assert w.board.model.game.key() == bl.GameState.from_deal(bl.deal(1)).key()
+    assert not w.show.disabled
+
+
+def test_deal_64_cannot_be_won_and_shows_the_deal():
+    w = explore("64")
+    assert shown(w) == "Cannot be won: the solver proved that no sequence of moves wins"
+    assert w.replay is None
+    assert w.tabs.titles[0] == "The deal"
+    note, picture = w.tabs.children[0].children
+    assert note.value == "No winning line to step through: the deal cannot be won."
+    assert 'data-card="' in picture.value
+    assert w.player_text.value.startswith("The careful player got stuck after ")
+    assert "can be won" not in w.player_text.value
+
+
+def test_deal_417_with_a_small_budget_is_still_open():
+    w = explore("417", budget=1000)
+    assert shown(w) == (
+        "Still open: the solver found neither a win nor a proof of loss within its budget of "
+        "1,000 positions. Nobody knows yet whether this deal can be won; game 417 has been "
+        "open since Freecell Solver's authors listed it (their solver left it unresolved even "
+        "at 100 million positions)."
+    )
+    assert w.tabs.titles[0] == "The deal" and w.replay is None
+    note = w.tabs.children[0].children[0]
+    assert note.value == "No winning line to step through: the deal is still open."
+    # another unresolved deal is not said to be open for everybody
+    assert explore("5", budget=1).message == (
+        "Still open: the solver found neither a win nor a proof of loss within its budget of "
+        "1 positions. This search does not tell whether it can be won; a larger budget may."
+    )
+
+
+# -- input -----------------------------------------------------------------------
+@pytest.mark.parametrize("text", ["abc", "0", "-5", "1.5", "4 17x", "1e3", str(10**20), "٣"])
+def test_a_bad_number_says_what_is_allowed(text):
+    w = explore(text)
+    assert w.message == f"The game number must be {NUMBERS}, not {text!r}"
+    assert w.tabs.layout.display == "none" and w.replay is None
+    assert "Traceback" not in w.verdict.value
+
+
+def test_an_empty_box_asks_for_a_number_and_a_bad_one_hides_the_last_game():
+    w = GameExplorer()
+    assert w.message.startswith("Type a PySolFC game number and press Show")
+    w.show.click()
+    assert w.message == f"Type a game number: {NUMBERS}"
+    w.game.value = "64"
+    assert w.tabs.layout.display is None
+    w.game.value = "64x"
+    assert w.tabs.layout.display == "none"
+    assert w.message == f"The game number must be {NUMBERS}, not '64x'"
+    long = "9" * 40
+    w.game.value = long
+    assert w.message == f"The game number must be {NUMBERS}, not {long[:27] + '...'!r}"
+
+
+def test_numbers_as_people_type_them():
+    parse = ExplorerModel.parse
+    assert [parse(t) for t in (" 417 ", "#417", "1,000", "1_000", "99999999999999999999")] == [
+        417,
+        417,
+        1000,
+        1000,
+        10**20 - 1,
+    ]
+    w = explore(f"{10**20 - 1:,}")
+    assert w.message.startswith("Winnable: a winning line of ")
+
+
+# -- behaviour -------------------------------------------------------------------
+def test_solving_is_announced_and_show_is_disabled_while_it_runs():
+    w = GameExplorer()
+    seen = []
+    w.verdict.observe(lambda c: seen.append((c["new"], w.show.disabled)), names="value")
+    w.game.value = "1"
+    messages = [re.sub(r"<[^>]+>", "", v) for v, _ in seen]
+    assert messages[0] == "Solving game 1… (at most 5,000,000 positions: up to a few seconds)"
+    assert seen[0][1] is True  # the button is disabled while the solver runs
+    assert messages[-1].startswith("Winnable: ")
+    assert not w.show.disabled
+
+
+def test_showing_the_same_game_again_rebuilds_nothing():
+    w = explore("1")
+    replay, board = w.replay, w.board
+    w.show.click()  # after Enter, a click on Show: the game is shown already
+    assert w.replay is replay and w.board is board
+    w.game.value = "64"
+    assert w.replay is None and w.board is not board
+    assert replay is not None and replay.comm is None  # the old widgets are closed
+    assert board is not None and board.comm is None
+
+
+def test_the_player_dropdown_replays_another_players_game():
+    w = explore("1")
+    assert [v for _, v in w.player.options] == list(PLAYERS)
+    assert w.player.value == "careful"
+    w.player.value = "lookahead-2"
+    game = bl.play(1, "lookahead-2")
+    assert game.won
+    assert w.player_text.value == f"The lookahead-2 player won in {len(game.moves)} moves."
+    assert w.player_replay is not None and w.player_replay.slider.max == len(game.moves)
+    w.player_replay.last.click()
+    assert w.player_replay.line.value.endswith(f"all cards home: won in {len(game.moves)} moves")
+
+
+def test_a_new_variant_shows_the_same_number_under_its_rules():
+    w = GameExplorer(player="greedy")
+    w.variant.value = "good_measure"  # nothing typed yet: nothing to show, nothing said
+    assert w.message.startswith("Type a PySolFC game number")
+    w.game.value = "1"
+    w.variant.value = "bakers_dozen"
+    assert w.message.startswith("Winnable")
+    w.variant.value = "good_measure"
+    assert shown(w) == "Cannot be won: the solver proved that no sequence of moves wins"
+    assert w.board is not None and w.board.model.game.rules.name == "good_measure"
+    assert 'data-row="1"' in w.board.board.value  # 10 columns in two rows: 5 + 5
+    assert w.player_text.value.startswith("The greedy player ")
+
+
+def test_a_game_given_at_the_start_is_shown_at_once():
+    w = GameExplorer(64, layout="row")
+    assert w.message.startswith("Cannot be won")
+    assert w.board is not None and 'data-row="1"' not in w.board.board.value
+
+
+def test_explorer_arguments_are_checked():
+    with pytest.raises(ValueError, match=re.escape("variant must be one of bakers_dozen,")):
+        GameExplorer(variant="klondike")
+    with pytest.raises(ValueError, match=re.escape("player must be one of careful,")):
+        GameExplorer(player="lookahead-9")
+    with pytest.raises(ValueError, match=re.escape("layout must be 'rows' or 'row', not '7+6'")):
+        GameExplorer(layout="7+6")
+    with pytest.raises(ValueError, match=re.escape("budget must be an integer from 1 to")):
+        GameExplorer(budget=0)
+
+
+# -- a lost game next to a win ---------------------------------------------------
+def test_lost_and_won_finds_a_deal_the_player_loses_and_the_solver_wins():
+    lost, won = lost_and_won("careful", first=3)  # careful wins game 3, loses game 4
+    assert (lost.deal, lost.player, lost.outcome) == (4, "careful", "lost")
+    assert (won.deal, won.outcome, won.verified) == (4, "solved", True)
+    with pytest.raises(LookupError, match=re.escape("no deal of games 3 to 3 of bakers_dozen")):
+        lost_and_won("careful", first=3, tries=1)
+    with pytest.raises(ValueError, match=re.escape("first must be an integer from 1 to")):
+        lost_and_won(first=0)
+    c = Compare(lost, won)
+    assert [r.slider.max for r in c.replays] == [len(lost.moves), len(won.moves)]
+    heads = [box.children[0].value for box in c.children]
+    assert heads == [f"<b>{lost.summary()}</b>", f"<b>{won.summary()}</b>"]
+    assert Compare(won, titles=["A & B"]).children[0].children[0].value == "<b>A &amp; B</b>"
+    with pytest.raises(ValueError, match="at least one game"):
+        Compare()
+    with pytest.raises(ValueError, match=re.escape("titles: one per game, 2, not 1")):
+        Compare(lost, won, titles=["one"])
+
+
+# -- bakers-lab app --------------------------------------------------------------
+def test_app_notebook_is_shipped_and_shows_an_explorer():
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    from bakers_lab.app import NOTEBOOK
+
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    assert [c.cell_type for c in nb.cells] == ["markdown", "code"]
+    assert nb.cells[0].source.startswith("# Baker's Dozen: can this game be won?")
+    nbclient.NotebookClient(nb, timeout=120, kernel_name="python3").execute()
+    (out,) = nb.cells[1].outputs
+    assert "application/vnd.jupyter.widget-view+json" in out["data"]
+    assert out["data"]["text/plain"].startswith("GameExplorer(")
+
+
+def test_app_without_voila_says_what_to_do(monkeypatch, capsys):
+    monkeypatch.setattr("bakers_lab.app.missing", lambda: ["voila"])
+    assert main(["app", "--no-browser"]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "bakers-lab: error: the app needs voila, not installed here: pip install "
+        "'bakers_lab[notebooks]' (or, in a clone of the repository, make app)\n"
+    )
+
+
+def test_app_on_a_busy_port_or_a_bad_one_is_one_line_exit_2(capsys):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert main(["app", "--port", str(port), "--no-browser"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"bakers-lab: error: port {port} is in use; choose another with --port P\n"
+    with pytest.raises(SystemExit) as exit_:
+        main(["app", "--port", "70000"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.endswith("a port is from 1 to 65535, not 70000\n") and err.count("\n") == 1
+
+
+def test_a_failure_while_solving_is_said_on_the_page(monkeypatch):
+    w = GameExplorer()
+
+    def broken(number, variant):
+        raise bl.SolverError("the solver's move list does not win when replayed")
+
+    monkeypatch.setattr(w.model, "solve", broken)
+    with pytest.raises(bl.SolverError):
+        w.game.value = "1"
+    assert w.message == (
+        "Something went wrong: SolverError: the solver's move list does not win when replayed"
+    )
+    assert not w.show.disabled and w.tabs.layout.display == "none"
