@@ -80,12 +80,18 @@ __all__ = [
 #: about two seconds on one laptop core at most.
 DEFAULT_BUDGET = 1_000_000
 
+
+def _count(n: int, what: str = "move") -> str:
+    """``1 move``, ``2 moves``."""
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
 #: How a replayed game ended (``ended`` of a GameRecord or survey row, or a
 #: SolveResult's outcome), in words; ``{n}`` is the number of moves.
 _ENDED_TEXT = {
-    "stuck": "no move to a new position: lost after {n} moves",
-    "patience": "gave up after {p} moves without a card going home: lost after {n} moves",
-    "cap": "move cap reached: lost after {n} moves",
+    "stuck": "no move to a new position: lost after {n}",
+    "patience": "gave up after {p} without a card going home: lost after {n}",
+    "cap": "move cap reached: lost after {n}",
     "unsolvable": "proven unsolvable: no sequence of moves wins",
     "unresolved": "not settled within the solver's budget",
 }
@@ -247,7 +253,7 @@ class ReplayModel:
         if final.is_won:
             if ended is not None and ended not in _WON_ENDS:
                 raise ValueError(f"the {n} moves win, but the source says the game ended {ended!r}")
-            return f"all cards home: won in {n} moves"
+            return f"all cards home: won in {_count(n)}"
         if ended in _WON_ENDS:
             raise ValueError(f"the source says the game was won, but its {n} moves do not win")
         if ended is not None:
@@ -256,11 +262,11 @@ class ReplayModel:
                 if m.to_foundation:
                     break
                 run += 1
-            return _ENDED_TEXT[ended].format(n=n, p=run)
+            return _ENDED_TEXT[ended].format(n=_count(n), p=_count(run))
         left = len(final.legal_moves())
         if not left:
-            return f"no legal move left: lost after {n} moves"
-        return f"not over: {left} legal moves after {n} moves"
+            return f"no legal move left: lost after {_count(n)}"
+        return f"not over: {_count(left, 'legal move')} after {_count(n)}"
 
     def move(self, k: int) -> Move | None:
         """The move that led to step ``k`` (``None`` at the start)."""
@@ -306,7 +312,7 @@ class ReplayModel:
         k = self._step(k)
         columns, foundations = self._frames[k]
         done = self._before + k
-        title = f"{self._title}, after {done} moves" if done else self._title
+        title = f"{self._title}, after {_count(done)}" if done else self._title
         card = self.moved_card(k)
         return board_html(
             columns, foundations, title=title, layout=layout, highlight=() if card is None else card
@@ -389,10 +395,10 @@ class BoardModel:
         """The game in one line."""
         n = self.played
         if self.won:
-            return f"Won: all cards home in {n} moves"
+            return f"Won: all cards home in {_count(n)}"
         legal = self.legal_moves()
         if not legal:
-            return f"Lost: no legal move left after {n} moves"
+            return f"Lost: no legal move left after {_count(n)}"
         if self.picked is not None:
             return f"{self.picked} picked: choose where it goes"
         last = f", last {self.game.history[-1]}" if n else ""
@@ -679,12 +685,12 @@ PLAYERS: Mapping[str, str] = {
 
 #: How a player's lost game ended, and where its replay stops, in words.
 _PLAYER_ENDS = {
-    "stuck": ("got stuck after {n} moves: no move was left that led anywhere new", "got stuck"),
+    "stuck": ("got stuck after {n}: no move was left that led anywhere new", "got stuck"),
     "patience": (
-        "gave up after {n} moves: too many moves in a row brought no card home",
+        "gave up after {n}: too many moves in a row brought no card home",
         "gave up",
     ),
-    "cap": ("stopped after {n} moves, the most a game may have", "stopped"),
+    "cap": ("stopped after {n}, the most a game may have", "stopped"),
 }
 _NUMBERS = f"a whole number from 1 to {MAX_GAME_NUMBER} (10^20 − 1)"
 _DIGITS = re.compile(r"[0-9]+")
@@ -750,7 +756,7 @@ class ExplorerModel:
         """The solver's result in plain words."""
         if result.outcome == "solved":
             n = len(result.moves)
-            return f"Winnable: a winning line of {n} moves, replayed by the rule engine"
+            return f"Winnable: a winning line of {_count(n)}, replayed by the rule engine"
         if result.outcome == "unsolvable":
             return "Cannot be won: the solver proved that no sequence of moves wins"
         text = (
@@ -771,9 +777,11 @@ class ExplorerModel:
         wins, a pointer to the winning line)."""
         n = len(game.moves)
         if game.won:
-            return f"The {game.player} player won in {n} moves."
+            return f"The {game.player} player won in {_count(n)}."
         how, where = _PLAYER_ENDS[game.ended]
-        text = f"The {game.player} player {how.format(n=n)}. The replay ends where it {where}."
+        text = (
+            f"The {game.player} player {how.format(n=_count(n))}. The replay ends where it {where}."
+        )
         if result is not None and result.solved:
             text += " The deal can be won: see the solver's winning line."
         return text
