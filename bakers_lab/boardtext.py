@@ -7,7 +7,7 @@ cards make a legal deal is for :mod:`bakers_lab.deals` to say.
 
 >>> b = parse_board("Foundations: H-A\\nKH 5S\\n:\\n")
 >>> b.foundations, b.columns
-({Suit.HEARTS: 1}, [[Card(13, Suit.HEARTS), Card(5, Suit.SPADES)], []])
+({Suit.HEARTS: 1}, [[Card.parse('KH'), Card.parse('5S')], []])
 """
 
 from __future__ import annotations

@@ -5,11 +5,11 @@ PySolFC's deck order, Clubs, Spades, Hearts, Diamonds, so that a card's
 ``index`` (``suit * 13 + rank - 1``) is the card id PySolFC uses.
 
 >>> Card.parse("7C")
-Card(7, Suit.CLUBS)
+Card.parse('7C')
 >>> str(Card.parse("10♥")), Card.parse("th").pretty()
 ('TH', 'T♥')
 >>> sorted([Card.parse("2S"), Card.parse("AS"), Card.parse("KC")])
-[Card(13, Suit.CLUBS), Card(1, Suit.SPADES), Card(2, Suit.SPADES)]
+[Card.parse('KC'), Card.parse('AS'), Card.parse('2S')]
 """
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ class Card:
         """A card from ``"7C"``, ``"TC"``, ``"10C"``, ``"7♣"`` (any case, spaces ignored).
 
         >>> Card.parse(" qd ")
-        Card(12, Suit.DIAMONDS)
+        Card.parse('QD')
         """
         if not isinstance(text, str):
             raise CardError(f"a card is written as text like '7C', not {text!r}")
@@ -161,7 +161,7 @@ class Card:
         return rank_char(self.rank) + self.suit.letter
 
     def __repr__(self) -> str:
-        return f"Card({self.rank}, {self.suit!r})"
+        return f"Card.parse({str(self)!r})"
 
     def __lt__(self, other: Card) -> bool:
         if not isinstance(other, Card):

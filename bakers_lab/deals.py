@@ -6,7 +6,7 @@
 >>> d == Deal.from_text(d.to_text())
 True
 >>> deal(86, variant="good_measure").foundations     # two Aces start at home
-((Card(1, Suit.CLUBS),), (), (), (Card(1, Suit.DIAMONDS),))
+((Card.parse('AC'),), (), (), (Card.parse('AD'),))
 
 A :class:`Deal` is a position at the start of play plus its rules.  Where it
 came from (PySolFC game number or own seed, and which King rule was used) is

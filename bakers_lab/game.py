@@ -8,9 +8,9 @@ Every solver and player in bakers_lab is checked against this module: a
 >>> [str(m) for m in g.legal_moves()][:4]
 ['AD>F', 'AD>2D', '5S>6S', '9S>TC']
 >>> g.play("5S>6S")
-Move(Card(5, Suit.SPADES), Card(6, Suit.SPADES))
+Move.parse('5S>6S')
 >>> g.undo(); g.outcome
-Move(Card(5, Suit.SPADES), Card(6, Suit.SPADES))
+Move.parse('5S>6S')
 'ongoing'
 >>> g.play("KS>F")
 Traceback (most recent call last):

@@ -8,7 +8,7 @@ no column numbers.
 
 >>> m = Move.parse("7c>8h")
 >>> m, str(m)
-(Move(Card(7, Suit.CLUBS), Card(8, Suit.HEARTS)), '7C>8H')
+(Move.parse('7C>8H'), '7C>8H')
 >>> str(Move.parse("2♥>FS")), Move.parse("2H>FS").pile
 ('2H>FS', Suit.SPADES)
 """
@@ -126,8 +126,7 @@ class Move:
         return f"{self.card}>{dest}"
 
     def __repr__(self) -> str:
-        extra = f", pile={self.pile!r}" if self.pile is not None else ""
-        return f"Move({self.card!r}, {self.to!r}{extra})"
+        return f"Move.parse({str(self)!r})"
 
 
 @functools.lru_cache(maxsize=16_384)
