@@ -18,6 +18,7 @@ from .moves import Dest, IllegalMoveError, Move, MoveError, parse_moves
 from .rules import PRESETS, Rules, RulesError, UnknownVariantError, rules, variant_names
 from .solve import SolverError, SolveResult
 from .solve.players import GameRecord, Player, PlayerError, play
+from .solve.search import SearchResult, classroom_deal
 from .stats import (
     LossModel,
     ablation,
@@ -57,12 +58,14 @@ __all__ = [
     "PlayerError",
     "Rules",
     "RulesError",
+    "SearchResult",
     "SolveResult",
     "SolverError",
     "Suit",
     "SurveyError",
     "UnknownVariantError",
     "ablation",
+    "classroom_deal",
     "deal",
     "deal_features",
     "describe_features",

@@ -6,8 +6,9 @@ contract of DESIGN.md) and ``import bakers_lab.solve.fast`` work: a plain
 function named ``solve`` would hide the package from ``import … as``.
 
 - :mod:`.fast`: the compiled batch solver (numba), certified results.
-- teaching searches and human-like players come later (:mod:`.search`,
-  :mod:`.players`).
+- :mod:`.players`: human-like players (random, greedy, careful, lookahead-k).
+- :mod:`.search`, :mod:`.heuristics`: the teaching searches (breadth-first …
+  IDA*) on a Problem/Node interface, with traces, for small classroom decks.
 """
 
 from __future__ import annotations
