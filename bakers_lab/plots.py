@@ -13,6 +13,12 @@ matplotlib's global state or needs a display.  What they share:
   a colour of :data:`FALLBACK_COLOURS` picked from a checksum of their name);
 - published claims are labelled horizontal bands (:data:`DEFAULT_CLAIMS`).
 
+The teaching searches (:mod:`bakers_lab.solve.search`) have charts of their
+own: :func:`search_chart` (nodes expanded per algorithm over many deals, from a
+``compare`` table), and, from one search's trace, :func:`frontier_chart` and
+:func:`search_tree_chart`, which the trace viewer of :mod:`bakers_lab.widgets`
+draws at each step; :func:`trace_table` is the trace with its counts so far.
+
 Only display code imports this module; the model (``bakers_lab`` itself) never
 imports matplotlib.
 
@@ -38,11 +44,16 @@ from types import MappingProxyType
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter
+from matplotlib.transforms import offset_copy
 
+from .cards import rank_char
 from .features import describe_features
 from .rules import variant_names
+from .solve.search import CLASSROOM, COMPARE_COLUMNS, Event, SearchResult
 from .stats import (
     LossModel,
     _check_feature,
@@ -53,19 +64,24 @@ from .stats import (
     rate_by_decile,
     win_rates,
 )
-from .validate import describe
+from .validate import as_int, describe
 
 __all__ = [
     "DEFAULT_CLAIMS",
     "FALLBACK_COLOURS",
     "PLAYER_COLOURS",
     "PLAYER_ORDER",
+    "TRACE_COLUMNS",
     "Claim",
     "decile_chart",
     "effort_chart",
+    "frontier_chart",
     "lookahead_chart",
     "odds_ratio_chart",
     "player_colour",
+    "search_chart",
+    "search_tree_chart",
+    "trace_table",
     "variant_chart",
     "win_rate_chart",
 ]
@@ -552,4 +568,427 @@ def variant_chart(
         _title("Win rate per variant and player", f"{_deals(table):,} deal numbers, {_LEVEL}")
     )
     _legend_right(ax)
+    return fig
+
+
+# -- teaching search -------------------------------------------------------------------------
+#: How the search charts draw each outcome of a search (status → label, colour, marker):
+#: the colours of :func:`effort_chart`.
+_OUTCOME_STYLES = (
+    ("solved", "solved", player_colour("solver"), "o"),
+    ("no solution", "proved: no solution", "tab:red", "x"),
+    ("gave up", "gave up (node budget, depth limit or beam width)", "0.3", "^"),
+)
+
+
+def _outcome(status: str) -> str:
+    return status if status in ("solved", "no solution") else "gave up"
+
+
+def _deck_text(deck: str) -> str:
+    """``tiny deals (A–3 in 3 columns of 4)``; a deck not of the classroom by its name."""
+    rules = CLASSROOM.get(deck)
+    if rules is None:
+        return f"{deck} deals"
+    return (
+        f"{deck} deals (A–{rank_char(rules.ranks)} in {rules.columns} columns of "
+        f"{rules.cards_per_column})"
+    )
+
+
+def _seeds_text(deals: Sequence[int]) -> str:
+    ordered = sorted(set(deals))
+    if len(ordered) > 2 and ordered == list(range(ordered[0], ordered[-1] + 1)):
+        return f"{ordered[0]}–{ordered[-1]}"
+    return ", ".join(str(d) for d in ordered[:8]) + (", …" if len(ordered) > 8 else "")
+
+
+def search_chart(table: pd.DataFrame, *, ax: Axes | None = None) -> Figure:
+    """Nodes expanded per algorithm over many deals, from a
+    :func:`~bakers_lab.solve.search.compare` table: one horizontal box per
+    algorithm (quartiles and median; whiskers to the farthest deal within 1.5
+    times the interquartile range) on a log axis, one point per deal marked by
+    how the search ended, the algorithms top to bottom in the table's order,
+    each with its median.  Counts below 1 are drawn at 1."""
+    missing = [c for c in COMPARE_COLUMNS if c not in getattr(table, "columns", ())]
+    if missing:
+        raise ValueError(
+            f"table must be a table of compare(); this one has no {', '.join(missing)}"
+        )
+    if table.empty:
+        raise ValueError("the table has no rows")
+    column = table["algorithm"]
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        order = [str(a) for a in column.cat.categories if (column == a).any()]
+    else:
+        order = [str(a) for a in dict.fromkeys(column.astype(str))]
+    fig, ax = _canvas(ax, (9.0, 1.6 + 0.55 * len(order)))
+    y = np.arange(len(order))
+    nodes = [
+        np.maximum(table.loc[column.astype(str) == a, "nodes_expanded"].to_numpy(float), 1.0)
+        for a in order
+    ]
+    boxes = ax.boxplot(
+        nodes,
+        positions=y,
+        orientation="horizontal",
+        widths=0.6,
+        whis=1.5,
+        showfliers=False,
+        patch_artist=True,
+        medianprops={"color": "black", "linewidth": 2},
+        zorder=2,
+    )
+    for box in boxes["boxes"]:
+        box.set(facecolor="0.92", edgecolor="0.35")
+    rng = np.random.default_rng(0)
+    outcome = table["status"].astype(str).map(_outcome).to_numpy()
+    for key, label, colour, marker in _OUTCOME_STYLES:
+        xs: list[float] = []
+        ys: list[float] = []
+        for i, a in enumerate(order):
+            mask = (column.astype(str) == a).to_numpy() & (outcome == key)
+            values = np.maximum(table.loc[mask, "nodes_expanded"].to_numpy(float), 1.0)
+            xs.extend(values)
+            ys.extend(i + rng.uniform(-0.2, 0.2, len(values)))
+        if xs:
+            ax.scatter(
+                xs,
+                ys,
+                s=14 if marker == "o" else 26,
+                color=colour,
+                marker=marker,
+                alpha=0.5 if marker == "o" else 0.9,
+                lw=1,
+                zorder=3,
+                label=f"{label} (n = {len(xs):,})",
+            )
+    medians = [float(np.median(v)) for v in nodes]
+    ax.set_yticks(y, [f"{a}\nmedian {m:,.0f}" for a, m in zip(order, medians, strict=True)])
+    ax.set_ylim(len(order) - 0.5, -0.5)  # the first algorithm on top
+    ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}"))
+    ax.set_xlabel("nodes expanded (log scale)")
+    ax.set_ylabel("algorithm (median nodes expanded)")
+    ax.grid(axis="x", alpha=0.3, which="major")
+    deals = table["deal"].tolist()
+    decks = ", ".join(_deck_text(str(d)) for d in dict.fromkeys(table["deck"].astype(str)))
+    n_deals = len(set(deals))
+    ax.set_title(
+        _title(
+            f"Nodes expanded per algorithm: {n_deals:,} {decks}",
+            f"deals {_seeds_text(deals)}; box: quartiles and median; one point per deal",
+            70,
+        )
+    )
+    _legend_below(ax, ncol=2)
+    return fig
+
+
+def _legend_below(ax: Axes, ncol: int) -> None:
+    """A legend under the x axis's label, whatever the figure's height."""
+    fig = ax.get_figure(root=True)
+    assert fig is not None
+    ax.legend(
+        loc="upper center",
+        bbox_to_anchor=(0.5, 0.0),
+        bbox_transform=offset_copy(ax.transAxes, fig=fig, y=-34, units="points"),
+        ncol=ncol,
+        fontsize="small",
+        frameon=False,
+    )
+
+
+def _trace_events(source: object) -> tuple[Event, ...]:
+    if isinstance(source, SearchResult):
+        if not source.trace:
+            raise ValueError(
+                f"this {source.algorithm} result has no trace: run the search with trace=True"
+            )
+        return source.trace
+    if isinstance(source, Sequence) and not isinstance(source, str):
+        events = tuple(source)
+        if not events or not all(isinstance(e, Event) for e in events):
+            raise ValueError(
+                f"a trace is a non-empty list of Events; this one holds "
+                f"{describe(events[0]) if events else 'none'}"
+            )
+        return events
+    raise ValueError(
+        f"a trace is a SearchResult of a search run with trace=True, a list of Events or a "
+        f"trace_table; not {describe(source)}"
+    )
+
+
+#: The columns of :func:`trace_table`, in order.
+TRACE_COLUMNS = (
+    "event",
+    "kind",
+    "node_id",
+    "parent_id",
+    "depth",
+    "value",
+    "move",
+    "search_pass",
+    "expanded",
+    "generated",
+    "frontier",
+)
+
+
+def trace_table(source: SearchResult | Sequence[Event] | pd.DataFrame) -> pd.DataFrame:
+    """A search's trace as a table, one row per :class:`Event`, with the counts so far.
+
+    ``source``: a :class:`SearchResult` of a search run with ``trace=True``, its
+    ``trace``, or a table of this function (returned as it is).  Columns: ``event``
+    (1, 2, …), the event's ``kind``, ``node_id``, ``parent_id`` (``<NA>`` for a
+    root), ``depth``, ``value`` (what the search orders by) and ``move``;
+    ``search_pass`` (1, then one more at each new root: iterative deepening and
+    IDA* search again from the start); and after the event: ``expanded``,
+    ``generated`` and ``frontier``, the nodes generated and not yet expanded or
+    dropped (or recognised as the goal).  That is the search's frontier, the
+    positions it holds to look at later: at the end of each expansion (in beam
+    search, of each layer) it is the size the search itself reports, whose
+    largest is ``max_frontier``.  In between it also counts a duplicate child
+    from its generation to its drop the next event (so its largest may be one
+    more) and, in beam search, the children of a layer that will not make the
+    beam.
+    ``attrs["algorithm"]`` and ``attrs["status"]`` name the search and its
+    result (``""`` for a bare list of Events).
+    """
+    if isinstance(source, pd.DataFrame):
+        missing = [c for c in TRACE_COLUMNS if c not in source.columns]
+        if missing:
+            raise ValueError(f"not a trace_table: it has no {', '.join(missing)}")
+        return source
+    events = _trace_events(source)
+    kinds = np.array([e.kind for e in events])
+    generated = np.cumsum(kinds == "generate")
+    roots = np.cumsum([e.kind == "generate" and e.parent_id is None for e in events])
+    table = pd.DataFrame(
+        {
+            "event": np.arange(1, len(events) + 1),
+            "kind": kinds.astype(object),
+            "node_id": [e.node_id for e in events],
+            "parent_id": pd.array([e.parent_id for e in events], dtype="Int64"),
+            "depth": [e.depth for e in events],
+            "value": [float(e.f_or_g_value) for e in events],
+            "move": [e.move_text for e in events],
+            "search_pass": np.maximum(roots, 1),
+            "expanded": np.cumsum(kinds == "expand"),
+            "generated": generated,
+            "frontier": generated - np.cumsum(kinds != "generate"),
+        },
+        columns=list(TRACE_COLUMNS),
+    )
+    result = source if isinstance(source, SearchResult) else None
+    table.attrs["algorithm"] = result.algorithm if result is not None else ""
+    table.attrs["status"] = result.status if result is not None else ""
+    return table
+
+
+def _step(upto: int | None, n: int) -> int:
+    return n if upto is None else as_int(upto, "upto", low=1, high=n)
+
+
+def frontier_chart(
+    source: SearchResult | Sequence[Event] | pd.DataFrame,
+    *,
+    upto: int | None = None,
+    ax: Axes | None = None,
+) -> Figure:
+    """The size of a search's frontier (:func:`trace_table`) after each event of
+    its trace.  ``upto``: the events so far are drawn in colour, the rest grey,
+    with a marker at event ``upto``; ``None``: the whole trace in colour.  A
+    search that starts again (iterative deepening, IDA*) has its new passes
+    marked."""
+    table = trace_table(source)
+    n = len(table)
+    k = _step(upto, n)
+    fig, ax = _canvas(ax, (5.6, 3.0))
+    x = table["event"].to_numpy()
+    f = table["frontier"].to_numpy()
+    colour = player_colour("solver")
+    if k < n:
+        ax.step(x, f, where="post", color="0.8", lw=1.2, label="events to come")
+    ax.step(x[:k], f[:k], where="post", color=colour, lw=1.6, label="frontier so far")
+    if upto is not None:
+        ax.plot([k], [f[k - 1]], "o", color=colour, ms=6, zorder=4)
+        ax.axvline(k, color="0.3", lw=0.8, ls=":")
+    starts = table.loc[(table["kind"] == "generate") & table["parent_id"].isna(), "event"]
+    for i, e in enumerate(starts.iloc[1:]):
+        ax.axvline(e, color="tab:orange", lw=0.8, ls="--", label="new pass" if i == 0 else None)
+    ax.set_xlim(0, n + 1)
+    ax.set_ylim(0, max(1, int(f.max())) * 1.08)
+    ax.set_xlabel("event (step of the search)")
+    ax.set_ylabel("frontier size (nodes)")
+    ax.grid(alpha=0.3)
+    name = table.attrs.get("algorithm") or "search"
+    ax.set_title(
+        f"Frontier of {name}: {int(f[k - 1]):,} nodes after event {k:,} of {n:,}\n"
+        f"(largest so far {int(f[:k].max()):,})",
+        fontsize="medium",
+    )
+    _legend_below(ax, ncol=3)
+    return fig
+
+
+#: How the tree chart draws a node by its last event: label, marker, face, edge, size factor.
+_NODE_STYLES = {
+    "expand": ("expanded", "o", player_colour("solver"), player_colour("solver"), 1.0),
+    "generate": ("on the frontier", "o", "white", "tab:orange", 1.0),
+    "prune": ("dropped", "x", "0.45", "0.45", 0.9),
+    "goal": ("goal", "*", "tab:green", "tab:green", 3.0),
+}
+
+
+def _tree_layout(table: pd.DataFrame, limit: int) -> dict[int, tuple[float, int]]:
+    """(x, depth) of the first ``limit`` nodes generated: leaves one apart in
+    depth-first order (children in the order generated), a parent above the
+    middle of its children, each new root (search pass) one further right."""
+    born = table[(table["kind"] == "generate") & (table["node_id"] < limit)]
+    children: dict[int, list[int]] = {}
+    roots = []
+    depth = {}
+    for node, parent, d in zip(born["node_id"], born["parent_id"], born["depth"], strict=True):
+        depth[int(node)] = int(d)
+        if pd.isna(parent):
+            roots.append(int(node))
+        else:
+            children.setdefault(int(parent), []).append(int(node))
+    x: dict[int, float] = {}
+    leaf = 0.0
+    for root in roots:
+        stack: list[tuple[int, bool]] = [(root, False)]
+        while stack:
+            node, done = stack.pop()
+            kids = children.get(node, [])
+            if done:
+                x[node] = (x[kids[0]] + x[kids[-1]]) / 2
+            elif kids:
+                stack.append((node, True))
+                stack.extend((c, False) for c in reversed(kids))
+            else:
+                x[node] = leaf
+                leaf += 1
+        leaf += 1  # a gap between the trees of two passes
+    return {node: (x[node], depth[node]) for node in depth}
+
+
+def search_tree_chart(
+    source: SearchResult | Sequence[Event] | pd.DataFrame,
+    *,
+    upto: int | None = None,
+    limit: int = 200,
+    ax: Axes | None = None,
+) -> Figure:
+    """The search tree after ``upto`` events (``None``: the whole trace): one
+    dot per node generated so far, by depth, linked to its parent and drawn by
+    its last event (expanded, on the frontier, dropped, goal); the node of
+    event ``upto`` is ringed, and once the goal is found its path is drawn.
+
+    Only the first ``limit`` nodes generated are drawn (the title says so when
+    there are more).  Each node has its place in the tree of those nodes from
+    the first event on, so stepping through a trace the tree grows without
+    moving."""
+    table = trace_table(source)
+    limit = as_int(limit, "limit", low=1)
+    n = len(table)
+    k = _step(upto, n)
+    layout = _tree_layout(table, limit)
+    so_far = table.iloc[:k]
+    shown = so_far[so_far["node_id"] < limit]
+    last = shown.groupby("node_id", sort=False)["kind"].last()  # each node's latest event
+    leaves = max((x for x, _ in layout.values()), default=0) + 1
+    depth = max(d for _, d in layout.values())
+    fig, ax = _canvas(ax, (7.6, 3.2 + 0.12 * min(depth, 30)))
+    size = float(np.clip(1600 / leaves, 6, 70))
+    parent_of = dict(
+        zip(
+            table.loc[table["kind"] == "generate", "node_id"],
+            table.loc[table["kind"] == "generate", "parent_id"],
+            strict=True,
+        )
+    )
+    segments = [
+        [layout[int(parent_of[node])], layout[node]]
+        for node in last.index
+        if not pd.isna(parent_of[node])
+    ]
+    ax.add_collection(LineCollection(segments, colors="0.7", linewidths=0.8, zorder=1))
+    goals = last.index[last == "goal"]
+    if len(goals):
+        path, node = [], int(goals[0])
+        while not pd.isna(parent_of[node]):
+            parent = int(parent_of[node])
+            path.append([layout[parent], layout[node]])
+            node = parent
+        ax.add_collection(LineCollection(path, colors="tab:green", linewidths=2.5, zorder=2))
+    handles = []
+    for kind, (label, marker, face, edge, grow) in _NODE_STYLES.items():
+        nodes = last.index[last == kind]
+        xy = np.array([layout[int(v)] for v in nodes], dtype=float).reshape(-1, 2)
+        # an "x" has no face: its colour is its edge
+        ax.scatter(
+            xy[:, 0],
+            xy[:, 1],
+            s=size * grow,
+            marker=marker,
+            c=[edge if marker == "x" else face] * len(xy),
+            edgecolors=None if marker == "x" else edge,
+            lw=1.0,
+            zorder=3,
+        )
+        ms = 11 if kind == "goal" else 7
+        handles.append(Line2D([], [], ls="", marker=marker, ms=ms, mfc=face, mec=edge, label=label))
+    current = int(table["node_id"].iloc[k - 1])
+    if upto is not None and current < limit:
+        cx, cy = layout[current]
+        ring = size * 4 + 60
+        ax.scatter([cx], [cy], s=ring, facecolors="none", edgecolors="black", lw=1.6, zorder=4)
+        handles.append(
+            Line2D(
+                [],
+                [],
+                ls="",
+                marker="o",
+                ms=11,
+                mfc="none",
+                mec="black",
+                label=f"node of event {k:,}",
+            )
+        )
+    if len(goals):
+        handles.append(Line2D([], [], color="tab:green", lw=2.5, label="path to the goal"))
+    pad = 1 + 0.02 * leaves
+    ax.set_xlim(-pad, leaves - 1 + pad)
+    ax.set_ylim(depth + 0.6, -0.6)  # the root on top
+    step = max(1, math.ceil(depth / 12))
+    ax.set_yticks(range(0, depth + 1, step))
+    ax.set_xticks([])
+    for side in ("top", "right", "bottom"):
+        ax.spines[side].set_visible(False)
+    ax.set_ylabel("depth (moves from the start)")
+    total = int(table["generated"].iloc[-1])
+    now = int(so_far["generated"].iloc[-1])
+    name = table.attrs.get("algorithm") or "the search"
+    note = (
+        f"drawing only the first {limit:,} of the {total:,} nodes generated"
+        if total > limit
+        else f"all {total:,} nodes of the search drawn as they are generated"
+    )
+    if current >= limit:
+        note += f"; node {current:,} of this event is not drawn"
+    ax.set_title(
+        f"Search tree of {name} after event {k:,} of {n:,}: {now:,} nodes generated\n({note})",
+        fontsize="medium",
+    )
+    ax.legend(
+        handles=handles,
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.02),
+        ncol=min(len(handles), 3),
+        fontsize="small",
+        frameon=False,
+    )
     return fig

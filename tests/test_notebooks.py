@@ -21,6 +21,9 @@ FILES = sorted(NOTEBOOKS.glob("*.ipynb"))
 #: Source of the ``parameters`` cell for the test run, by notebook file name.
 PARAMETERS = {
     "01_replay.ipynb": "GAME = 5\nVARIANT = 'bakers_dozen'\nPLAYER = 'careful'",
+    "04_search_algorithms.ipynb": (
+        "DECK = 'tiny'\nDEALS = 10\nSEED = 0\nMAX_NODES = 20_000\nFULL_GAME = 1"
+    ),
 }
 #: A notebook must run top to bottom within this many seconds (fresh kernel included).
 TIMEOUT = 120

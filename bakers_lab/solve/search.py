@@ -42,33 +42,51 @@ Duplicate positions are detected with :meth:`GameState.key`, which ignores
 the order of the columns.  Children come in the order of
 :meth:`GameState.legal_moves`, and priority queues break ties first in, first
 out, so node counts are the same on every run and every machine.
+
+Views of many searches: :func:`compare` runs a lineup of algorithms
+(:data:`LINEUP`) on many deals, one table row per deal and algorithm;
+:func:`summarize` sums such a table up per algorithm; :func:`step_up` gives one
+full deal to teaching searches and to the fast solver, side by side.  Charts of
+these tables and of one search's trace are in :mod:`bakers_lab.plots`, a
+step-by-step viewer of a trace in :mod:`bakers_lab.widgets`.
 """
 
 from __future__ import annotations
 
 import heapq
+import inspect
 import itertools
 import math
 import time
 from abc import ABC, abstractmethod
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
+import pandas as pd
+
 from ..deals import Deal, seeded_deal
+from ..deals import deal as pysolfc_deal
 from ..game import GameState
 from ..moves import Move
 from ..rules import Rules
 from ..validate import as_bool, as_int, describe, is_bool
+from .fast import DEFAULT_MAX_NODES as FAST_MAX_NODES
+from .fast import solve as fast_solve
 from .heuristics import HEURISTICS, Heuristic, heuristic
 
 __all__ = [
+    "ADMISSIBLE",
     "ALGORITHMS",
     "CLASSROOM",
+    "COMPARE_COLUMNS",
     "DEFAULT_MAX_NODES",
     "HEURISTICS",
+    "LINEUP",
+    "STEP_UP",
+    "AlgorithmSpec",
     "Event",
     "EventKind",
     "GameProblem",
@@ -83,12 +101,16 @@ __all__ = [
     "best_first",
     "breadth_first",
     "classroom_deal",
+    "compare",
+    "deck_name",
     "depth_first",
     "depth_limited",
     "greedy_best_first",
     "ida_star",
     "iterative_deepening",
     "run",
+    "step_up",
+    "summarize",
     "uniform_cost",
     "weighted_astar",
 ]
@@ -888,3 +910,313 @@ def classroom_deal(seed: int, deck: str = "small") -> Deal:
     except (KeyError, TypeError):
         raise ValueError(f"unknown deck {deck!r}; known: {', '.join(CLASSROOM)}") from None
     return seeded_deal(seed, variant=rules)
+
+
+# -- comparisons ------------------------------------------------------------------
+#: An algorithm for :func:`compare` and :func:`step_up`: a name of
+#: :data:`ALGORITHMS`, or a name with its parameters, like ``("astar", {"h": "detours"})``.
+AlgorithmSpec = str | tuple[str, Mapping[str, object]]
+
+#: The algorithms :func:`compare` runs unless told otherwise: the uninformed
+#: searches, then the informed ones, each with the parameters of the pinned
+#: node-count tests.
+LINEUP: tuple[AlgorithmSpec, ...] = (
+    "breadth_first",
+    "depth_first",
+    "iterative_deepening",
+    "uniform_cost",
+    ("greedy_best_first", {"h": "burial"}),
+    ("astar", {"h": "cards_not_home"}),
+    ("astar", {"h": "detours"}),
+    ("weighted_astar", {"h": "burial", "weight": 2}),
+    ("beam", {"h": "burial", "width": 3}),
+    ("ida_star", {"h": "detours"}),
+)
+
+#: The heuristics that never overestimate (see :mod:`.heuristics`): A* and
+#: IDA* with one of them return shortest solutions.
+ADMISSIBLE: Mapping[str, Heuristic] = MappingProxyType(
+    {name: HEURISTICS[name] for name in ("zero", "cards_not_home", "detours")}
+)
+
+#: The columns of :func:`compare`'s table, in order.
+COMPARE_COLUMNS = (
+    "deal",
+    "deck",
+    "algorithm",
+    "solved",
+    "status",
+    "length",
+    "nodes_expanded",
+    "nodes_generated",
+    "max_frontier",
+    "seconds",
+    "optimal",
+)
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """One algorithm of a comparison: its name, parameters and label."""
+
+    name: str
+    params: Mapping[str, object]
+    label: str
+
+    @property
+    def promises_shortest(self) -> bool:
+        """Whether its solutions are shortest ones: breadth-first, uniform-cost
+        and iterative deepening search; A*, IDA* and weighted A* with weight 1
+        with an admissible heuristic."""
+        if self.name in ("breadth_first", "uniform_cost", "iterative_deepening"):
+            return True
+        h = self.params.get("h")
+        admissible = (isinstance(h, str) and h in ADMISSIBLE) or any(
+            h is f for f in ADMISSIBLE.values()
+        )
+        if self.name in ("astar", "ida_star"):
+            return admissible
+        return self.name == "weighted_astar" and admissible and self.params.get("weight") == 1
+
+    def budget(self, max_nodes: int) -> int:
+        """The node budget: its own ``max_nodes`` parameter, else ``max_nodes``."""
+        return as_int(self.params.get("max_nodes", max_nodes), "max_nodes", low=1)
+
+    def run(self, position: Deal, max_nodes: int) -> SearchResult:
+        params = {**self.params, "max_nodes": self.budget(max_nodes)}
+        return run(self.name, position, **params)
+
+
+def _show(value: object) -> str:
+    return getattr(value, "__name__", None) or str(value)
+
+
+def _entries(algorithms: object) -> list[_Entry]:
+    """The algorithms of a comparison, checked: known names, parameters that fit
+    their function, labels that tell them apart."""
+    if isinstance(algorithms, str) or not isinstance(algorithms, Iterable):
+        raise ValueError(
+            f"algorithms must be a list of names or (name, parameters) pairs, like "
+            f"['breadth_first', ('astar', {{'h': 'detours'}})], not {describe(algorithms)}"
+        )
+    entries = []
+    for spec in algorithms:
+        if isinstance(spec, str):
+            name, params = spec, {}
+        elif (
+            isinstance(spec, tuple)
+            and len(spec) == 2
+            and isinstance(spec[0], str)
+            and isinstance(spec[1], Mapping)
+        ):
+            name, params = spec[0], dict(spec[1])
+        else:
+            raise ValueError(
+                f"an algorithm is a name or a (name, parameters) pair, like "
+                f"('astar', {{'h': 'detours'}}), not {describe(spec)}"
+            )
+        if name not in ALGORITHMS:
+            raise ValueError(f"unknown algorithm {name!r}; known: {', '.join(ALGORITHMS)}")
+        try:
+            inspect.signature(ALGORITHMS[name]).bind(None, **params)
+        except TypeError as exc:
+            raise ValueError(
+                f"{name} cannot take the parameters {params!r}: {exc}; give them as "
+                f"('{name}', {{...}}), like ('astar', {{'h': 'detours'}})"
+            ) from None
+        shown = [_show(v) if k == "h" else f"{k}={_show(v)}" for k, v in params.items()]
+        label = f"{name} ({', '.join(shown)})" if shown else name
+        entries.append(_Entry(name, MappingProxyType(params), label))
+    if not entries:
+        raise ValueError("algorithms is empty; give at least one")
+    labels = [e.label for e in entries]
+    twice = sorted({x for x in labels if labels.count(x) > 1})
+    if twice:
+        raise ValueError(f"each algorithm may appear once; twice: {', '.join(twice)}")
+    return entries
+
+
+def deck_name(rules: Rules) -> str:
+    """The name of a classroom deck (``"tiny"``), else the rules' name."""
+    for name, deck in CLASSROOM.items():
+        if deck == rules:
+            return name
+    return rules.name
+
+
+def _deals(deals: object, deck: str) -> list[tuple[int, Deal]]:
+    """(label, deal) pairs: an int is a seed of ``deck``; a Deal is labelled by its
+    seed or game number (by its place in the list when it has neither)."""
+    if isinstance(deals, Deal | int) or not isinstance(deals, Iterable):
+        raise ValueError(
+            f"deals must be a list of seeds or Deals, like range(30), not {describe(deals)}"
+        )
+    out = []
+    for i, item in enumerate(deals):
+        if isinstance(item, Deal):
+            number = item.seed if item.seed is not None else item.number
+            out.append((i if number is None else number, item))
+        else:
+            seed = as_int(item, "a seed in deals", low=0)
+            out.append((seed, classroom_deal(seed, deck)))
+    if not out:
+        raise ValueError("deals is empty; give at least one seed or Deal")
+    return out
+
+
+def compare(
+    deals: Iterable[int | Deal],
+    algorithms: Iterable[AlgorithmSpec] = LINEUP,
+    *,
+    deck: str = "small",
+    max_nodes: int = DEFAULT_MAX_NODES,
+) -> pd.DataFrame:
+    """Run each of ``algorithms`` on each of ``deals``: one row per (deal, algorithm).
+
+    ``deals``: seeds of classroom deals of ``deck`` (like ``range(30)``) or
+    :class:`Deal` objects; ``algorithms``: names or (name, parameters) pairs
+    (default :data:`LINEUP`); ``max_nodes``: each search's budget (an
+    algorithm's own ``max_nodes`` parameter wins).
+
+    Columns (:data:`COMPARE_COLUMNS`): ``deal`` (the seed, or the game
+    number), ``deck`` (see :func:`deck_name`), ``algorithm`` (a label such as
+    ``astar (detours)``; a categorical in the order given), ``solved``,
+    ``status``, ``length`` (moves; NaN unless solved), the three node counts,
+    ``seconds`` and ``optimal``: whether the solution is as short as the
+    shortest that an algorithm promising shortest solutions found on that deal
+    (breadth-first, uniform-cost and iterative deepening search, A* and IDA*
+    with an admissible heuristic).  ``optimal`` is missing (``pd.NA``) where
+    the row is not solved or no such algorithm solved the deal.
+
+    >>> t = compare([0], ["breadth_first", ("greedy_best_first", {"h": "burial"})], deck="tiny")
+    >>> t[["algorithm", "status", "length", "nodes_expanded", "optimal"]]
+                        algorithm  status  length  nodes_expanded  optimal
+    0               breadth_first  solved    13.0             124     True
+    1  greedy_best_first (burial)  solved    13.0              13     True
+    """
+    entries = _entries(algorithms)
+    max_nodes = as_int(max_nodes, "max_nodes", low=1)
+    rows = []
+    for label, position in _deals(deals, deck):
+        results = [(e, e.run(position, max_nodes)) for e in entries]
+        lengths = [len(r.solution) for e, r in results if e.promises_shortest and r.solution]
+        shortest = min(lengths, default=None)
+        for e, r in results:
+            length = len(r.solution) if r.solution is not None else None
+            rows.append(
+                {
+                    "deal": label,
+                    "deck": deck_name(position.rules),
+                    "algorithm": e.label,
+                    "solved": r.solved,
+                    "status": r.status,
+                    "length": math.nan if length is None else float(length),
+                    "nodes_expanded": r.nodes_expanded,
+                    "nodes_generated": r.nodes_generated,
+                    "max_frontier": r.max_frontier,
+                    "seconds": r.seconds,
+                    "optimal": pd.NA if None in (length, shortest) else length == shortest,
+                }
+            )
+    table = pd.DataFrame(rows, columns=list(COMPARE_COLUMNS))
+    table["algorithm"] = pd.Categorical(table["algorithm"], categories=[e.label for e in entries])
+    table["optimal"] = table["optimal"].astype("boolean")
+    return table
+
+
+def summarize(table: pd.DataFrame) -> pd.DataFrame:
+    """One row per algorithm of a :func:`compare` table, in its order.
+
+    Columns: ``algorithm``; ``deals``; ``solved`` and ``share_solved`` (of the
+    deals); ``optimal`` and ``share_optimal`` (of the solutions whose
+    optimality is known: see :func:`compare`; NaN when none is);
+    ``median_length`` (moves, of the solutions); the medians of the node
+    counts and of ``seconds`` over all deals.
+    """
+    missing = [c for c in COMPARE_COLUMNS if c not in getattr(table, "columns", ())]
+    if missing:
+        raise ValueError(
+            f"table must be a table of compare(); this one has no {', '.join(missing)}"
+        )
+    rows = []
+    for algorithm, g in table.groupby("algorithm", observed=True, sort=True):
+        known = g["optimal"].dropna()
+        rows.append(
+            {
+                "algorithm": str(algorithm),
+                "deals": len(g),
+                "solved": int(g["solved"].sum()),
+                "share_solved": float(g["solved"].mean()),
+                "optimal": int(known.sum()),
+                "share_optimal": float(known.mean()) if len(known) else math.nan,
+                "median_length": float(g["length"].median()),
+                "median_nodes_expanded": float(g["nodes_expanded"].median()),
+                "median_nodes_generated": float(g["nodes_generated"].median()),
+                "median_max_frontier": float(g["max_frontier"].median()),
+                "median_seconds": float(g["seconds"].median()),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+#: The searches :func:`step_up` gives a full deal unless told otherwise.
+STEP_UP: tuple[AlgorithmSpec, ...] = (
+    ("astar", {"h": "detours"}),
+    ("greedy_best_first", {"h": "burial"}),
+)
+
+
+def step_up(
+    game: int | Deal = 1,
+    algorithms: Iterable[AlgorithmSpec] = STEP_UP,
+    *,
+    variant: str | Rules = "bakers_dozen",
+    max_nodes: int = DEFAULT_MAX_NODES,
+) -> pd.DataFrame:
+    """The step up to full deals: the same deal given to teaching searches
+    (each within ``max_nodes`` nodes) and to the fast solver :func:`bakers_lab.solve`
+    (within its own default budget), side by side.
+
+    ``game`` is a PySolFC game number of ``variant`` or a :class:`Deal`.  One
+    row per search, the fast solver last.  Columns: ``search``, ``status``
+    (the solver's outcome: ``solved``, ``unsolvable``, ``unresolved``),
+    ``solved``, ``length`` (moves, every move counted; NaN unless solved),
+    ``nodes`` (generated: the solver's ``nodes`` count the same), ``budget``
+    (the node budget) and ``seconds``.  The solver is called once with a
+    budget of one node before it is timed, so that the compilation it does on
+    its first call in a session is not counted.
+    """
+    entries = _entries(algorithms)
+    max_nodes = as_int(max_nodes, "max_nodes", low=1)
+    if isinstance(game, Deal):
+        position = game
+    else:
+        position = pysolfc_deal(as_int(game, "game", low=1), variant)
+    rows = []
+    for e in entries:
+        r = e.run(position, max_nodes)
+        rows.append(
+            {
+                "search": e.label,
+                "status": r.status,
+                "solved": r.solved,
+                "length": float(len(r.solution)) if r.solution is not None else math.nan,
+                "nodes": r.nodes_generated,
+                "budget": e.budget(max_nodes),
+                "seconds": r.seconds,
+            }
+        )
+    fast_solve(position, max_nodes=1)  # compiles (or loads) the solver: not timed
+    s = fast_solve(position)
+    rows.append(
+        {
+            "search": "bl.solve (the fast solver)",
+            "status": s.outcome,
+            "solved": s.outcome == "solved",
+            "length": float(len(s.moves)) if s.outcome == "solved" else math.nan,
+            "nodes": s.nodes,
+            "budget": FAST_MAX_NODES,
+            "seconds": s.seconds,
+        }
+    )
+    return pd.DataFrame(rows)
