@@ -87,6 +87,7 @@ the rule engine, before it is returned: ``verified`` is that check.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -315,18 +316,20 @@ def _portfolio(max_nodes: int, doom: bool = True) -> Iterator[tuple[str, int, in
         yield ("dfs", left, 1)
 
 
+@functools.lru_cache(maxsize=8192)
+def _move(card: int, kind: int, target: int) -> Move:
+    """The Move a trail row records (moves are immutable: each is built once)."""
+    c = Card.from_index(card)
+    if kind == 0:
+        return Move(c, Card.from_index(target))
+    if kind == 1:
+        return Move(c, Dest.FOUNDATION, Suit(target))
+    return Move(c, Dest.EMPTY)
+
+
 def _to_moves(trail: np.ndarray, n: int) -> list[Move]:
-    out = []
-    for k in range(n):
-        card = Card.from_index(int(trail[k, 3]))
-        kind, target = int(trail[k, 4]), int(trail[k, 5])
-        if kind == 0:
-            out.append(Move(card, Card.from_index(target)))
-        elif kind == 1:
-            out.append(Move(card, Dest.FOUNDATION, Suit(target)))
-        else:
-            out.append(Move(card, Dest.EMPTY))
-    return out
+    rows = trail[:n, 3:6].tolist()
+    return [_move(card, kind, target) for card, kind, target in rows]
 
 
 def _verify(start: GameState, moves: Sequence[Move]) -> tuple[tuple[Move, ...], bool]:
