@@ -146,21 +146,7 @@ def test_variants_follow_pysolfc_hooks(variant):
 # PySolFC's Baker's Dozen game 1, as pysol-cards prints it (pysol_cards_board(1), run
 # once and pasted). Spanish Patience subclasses Baker's Dozen in PySolFC and keeps its
 # shuffle hook, so its game 1 is this board too (reference_deal gives the same text).
-GAME_1 = """\
-6H JH 5C AD
-2H 2C 4C 5S
-9C 8H 3C 9S
-KC TH AH 6S
-KD 4S AS TC
-8C TD JS 5H
-3D 3S QD 7C
-6C 7S 9D 7H
-KS 4D QS 5D
-8D AC 2S JC
-8S 4H 3H 9H
-KH QH 6D 2D
-7D TS QC JD
-"""
+GAME_1 = BAKERS_DOZEN_1  # tests/pinned.py
 
 # Boards pinned from the reading of PySolFC's code above (the reference_deal
 # transcription on pysol-cards' shuffle, run once and pasted, cross-checked by hand
@@ -207,7 +193,7 @@ def test_pinned_boards(variant, n):
 def test_pinned_literals_come_from_pysol_cards():
     # the literals above, and the one the render and feature tests share, are what
     # pysol-cards (and the transcription of PySolFC's hooks on its shuffle) give
-    assert GAME_1 == pysol_cards_board(1) == BAKERS_DOZEN_1
+    assert pysol_cards_board(1) == GAME_1
     for (variant, n), text in PINNED.items():
         assert reference_deal(pysolfc_shuffle(n), variant) == text, (variant, n)
 

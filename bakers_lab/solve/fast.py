@@ -332,9 +332,11 @@ def _to_moves(trail: np.ndarray, n: int) -> list[Move]:
     return [_move(card, kind, target) for card, kind, target in rows]
 
 
-def _verify(start: GameState, moves: Sequence[Move]) -> tuple[tuple[Move, ...], bool]:
+def _verify(
+    start: GameState, moves: Sequence[Move], who: str = "solver"
+) -> tuple[tuple[Move, ...], bool]:
     """Replay on the rule engine; return the moves in canonical notation and
-    whether they win."""
+    whether they win (``who`` names the mover in the error of a refused move)."""
     g = start.copy()
     played = []
     for n, m in enumerate(moves, start=1):
@@ -342,7 +344,7 @@ def _verify(start: GameState, moves: Sequence[Move]) -> tuple[tuple[Move, ...], 
             played.append(g.play(m))
         except IllegalMoveError as exc:
             raise SolverError(
-                f"solver move {n} ({m}) refused by the rule engine: {exc.reason}"
+                f"{who} move {n} ({m}) refused by the rule engine: {exc.reason}"
             ) from None
     return tuple(played), g.is_won
 

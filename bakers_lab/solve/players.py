@@ -69,11 +69,22 @@ import numpy as np
 
 from ..deals import Deal
 from ..game import GameState
-from ..moves import IllegalMoveError, Move
+from ..moves import Move
 from ..rules import Rules
 from ..validate import as_int
 from . import _players
-from .fast import _Z1, _Z2, _ZP1, _ZP2, SolverError, _arrays, _start, _to_moves, rules_vector
+from .fast import (
+    _Z1,
+    _Z2,
+    _ZP1,
+    _ZP2,
+    SolverError,
+    _arrays,
+    _start,
+    _to_moves,
+    _verify,
+    rules_vector,
+)
 
 __all__ = [
     "MAX_DECISIONS",
@@ -256,19 +267,6 @@ def _seed(rules: Rules, player: str, start: GameState, number: int | None) -> in
     return int.from_bytes(digest[:8], "little") >> 1  # a non-negative int64
 
 
-def _replay(start: GameState, moves: list[Move]) -> tuple[tuple[Move, ...], GameState]:
-    g = start.copy()
-    played = []
-    for n, m in enumerate(moves, start=1):
-        try:
-            played.append(g.play(m))
-        except IllegalMoveError as exc:
-            raise SolverError(
-                f"player move {n} ({m}) refused by the rule engine: {exc.reason}"
-            ) from None
-    return tuple(played), g
-
-
 def play(
     position: Deal | GameState | int,
     player: str | Player = "careful",
@@ -299,9 +297,9 @@ def play(
         who.weights(), _seed(r, who.name, start, number), cap, patience, trail, max_moves_buf,
         tt_bits,
     )  # fmt: skip
-    moves, end = _replay(start, _to_moves(trail, int(tp)))
+    moves, won = _verify(start, _to_moves(trail, int(tp)), who=f"{who.name} player")
     outcome: Literal["won", "lost"] = "won" if result == _players.WON else "lost"
-    verified = end.is_won == (outcome == "won")
+    verified = won == (outcome == "won")
     if not verified:
         raise SolverError(f"{who.name}'s game ended {outcome}, but the rule engine disagrees")
     return GameRecord(
