@@ -415,7 +415,7 @@ class BoardModel:
         if self.picked is not None:
             return f"{self.picked} picked: choose where it goes"
         last = f", last {self.game.history[-1]}" if n else ""
-        return f"{n} moves played{last}; {len(legal)} legal moves: pick a card"
+        return f"{_count(n)} played{last}; {_count(len(legal), 'legal move')}: pick a card"
 
     # -- acting --------------------------------------------------------------
     def pick(self, card: Card | str | None) -> None:

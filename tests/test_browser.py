@@ -249,7 +249,7 @@ def test_web_app_shows_a_verdict_steps_the_replay_and_plays_a_move(page, tmp_pat
         board.locator(".bl-board-cards button", has_text=re.compile("^AD$")).click()
         expect(status).to_have_text("AD picked: choose where it goes")
         board.locator(".bl-board-targets button", has_text=re.compile("^AD>F$")).click()
-        expect(status).to_have_text(re.compile(r"^1 moves played, last AD>F; "))
+        expect(status).to_have_text(re.compile(r"^1 move played, last AD>F; "))
         after = drawing.inner_html()
         assert after != before
         assert 'data-foundation="D" data-count="1"' in after

@@ -280,7 +280,7 @@ def test_board_legal_move_list_undo_and_restart():
     assert descriptions(w.legal)[:4] == ["AD>F", "AD>2D", "5S>6S", "9S>TC"]
     button(w.legal, "AD>F").click()
     assert [str(m) for m in w.model.game.history] == ["AD>F"]
-    assert w.status.value.startswith("1 moves played, last AD>F; ")
+    assert w.status.value.startswith("1 move played, last AD>F; ")
     assert highlighted(w.board.value) == ["AD"]  # the last moved card
     assert not w.undo.disabled and not w.restart.disabled
     w.undo.click()
