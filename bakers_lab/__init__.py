@@ -11,10 +11,12 @@ from typing import TYPE_CHECKING
 
 from .boardtext import BoardTextError
 from .cards import Card, CardError, Suit
+from .coach import ExplainError, Explanation, Hint, explain, hint
 from .deals import Deal, DealError, deal, seeded_deal
 from .features import deal_features, describe_features
 from .game import GameState, Outcome
 from .moves import Dest, IllegalMoveError, Move, MoveError, parse_moves
+from .rating import Difficulty, DifficultyError, difficulty, pick
 from .rules import PRESETS, Rules, RulesError, UnknownVariantError, rules, variant_names
 from .solve import SolverError, SolveResult
 from .solve.players import GameRecord, Player, PlayerError, play
@@ -47,8 +49,13 @@ __all__ = [
     "Deal",
     "DealError",
     "Dest",
+    "Difficulty",
+    "DifficultyError",
+    "ExplainError",
+    "Explanation",
     "GameRecord",
     "GameState",
+    "Hint",
     "IllegalMoveError",
     "LossModel",
     "Move",
@@ -69,11 +76,15 @@ __all__ = [
     "deal",
     "deal_features",
     "describe_features",
+    "difficulty",
+    "explain",
     "hardest_deals",
+    "hint",
     "ladder",
     "loss_model",
     "paired_comparison",
     "parse_moves",
+    "pick",
     "play",
     "rate_by_decile",
     "read_survey",

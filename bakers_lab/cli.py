@@ -7,6 +7,12 @@
     bakers-lab report PATH [--html OUT]
     bakers-lab claims [--data DIR] [--markdown]
     bakers-lab app [--port P] [--no-browser]
+    bakers-lab difficulty N [--variant V]
+    bakers-lab pick [--difficulty D] [--variant V] [--count K] [--winnable] [--seed S]
+                    [--deals SPEC]
+    bakers-lab explain N --moves FILE [--variant V] [--max-nodes K] [--json]
+    bakers-lab hint N [--moves FILE] [--variant V] [--max-nodes K]
+    bakers-lab ratings [--data DIR] --out FILE
 
 Errors in the input (an unknown variant, a bad game number, a malformed
 board) print one line, ``bakers-lab: error: …``, and exit with code 2.
@@ -183,6 +189,96 @@ def _cmd_app(args: argparse.Namespace) -> int:
     return 2 if code else 0
 
 
+def _cmd_difficulty(args: argparse.Namespace) -> int:
+    from .rating import difficulty
+
+    print(difficulty(args.number, variant=args.variant).summary())
+    return 0
+
+
+def _cmd_pick(args: argparse.Namespace) -> int:
+    from .rating import pick
+    from .survey import parse_deals
+
+    deals = None if args.deals is None else parse_deals(args.deals)
+    chosen = pick(
+        args.difficulty,
+        variant=args.variant,
+        count=args.count,
+        winnable=args.winnable,
+        seed=args.seed,
+        deals=deals,
+    )
+    if len(chosen) < args.count:
+        print(f"bakers-lab: only {len(chosen)} deals fit", file=sys.stderr)
+    print(" ".join(str(n) for n in chosen))
+    return 0
+
+
+def _read_moves(path: str | None) -> str:
+    """The move list of a file (``-``: standard input); ``#`` starts a comment."""
+    if path is None:
+        return ""
+    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    return " ".join(line.partition("#")[0] for line in text.splitlines())
+
+
+def _cmd_explain(args: argparse.Namespace) -> int:
+    from .coach import explain
+    from .solve import DEFAULT_MAX_NODES
+
+    moves = _read_moves(args.moves)
+    budget = DEFAULT_MAX_NODES if args.max_nodes is None else args.max_nodes
+    e = explain(args.number, moves, variant=args.variant, max_nodes=budget)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "deal": e.deal,
+                    "variant": e.variant,
+                    "status": e.status,
+                    "index": e.index,
+                    "move": None if e.move is None else str(e.move),
+                    "winning_line": [str(m) for m in e.winning_line],
+                    "winnable_until": e.winnable_until,
+                    "lost_by": e.lost_by,
+                    "solves": e.solves,
+                    "nodes": e.nodes,
+                }
+            )
+        )
+        return 0
+    print(f"{e.variant} game {e.deal}: {e.summary()}")
+    if e.winning_line:
+        where = f"before move {e.index + 1}" if e.index is not None else "from the last position"
+        print(f"winning line {where}: {' '.join(str(m) for m in e.winning_line)}")
+    return 0
+
+
+def _cmd_hint(args: argparse.Namespace) -> int:
+    from .coach import hint, position_after
+    from .solve import DEFAULT_MAX_NODES
+
+    g = position_after(args.number, _read_moves(args.moves), variant=args.variant)
+    budget = DEFAULT_MAX_NODES if args.max_nodes is None else args.max_nodes
+    print(hint(g, max_nodes=budget).text)
+    return 0
+
+
+def _cmd_ratings(args: argparse.Namespace) -> int:
+    from .claims import load_surveys
+    from .rating import ratings_from_survey
+
+    out = ratings_from_survey(load_surveys(args.data)).drop(columns="tag")
+    out.to_parquet(args.out, index=False)
+    counts = out.groupby("variant").size()
+    print(
+        f"{len(out)} ratings written to {args.out}: "
+        + ", ".join(f"{v} {n}" for v, n in counts.items())
+    )
+    return 0
+
+
 def _port(text: str) -> int:
     value = int(text)
     if not 1 <= value <= 65535:
@@ -317,6 +413,67 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-browser", action="store_true", help="do not open a browser; only print the address"
     )
     p.set_defaults(run=_cmd_app)
+
+    variant_help = f"rules preset: {', '.join(variant_names())} (default bakers_dozen)"
+    p = sub.add_parser(
+        "difficulty",
+        help="how hard is game N: very easy ... very hard, or unwinnable",
+        description="Rate PySolFC game N: which of the players greedy, careful and "
+        "lookahead-2 win it, and the solver's verdict and effort.",
+    )
+    p.add_argument("number", type=int, metavar="N", help="PySolFC game number")
+    p.add_argument("--variant", default="bakers_dozen", metavar="V", help=variant_help)
+    p.set_defaults(run=_cmd_difficulty)
+
+    p = sub.add_parser(
+        "pick",
+        help="game numbers of a difficulty, for PySolFC's select-game dialog",
+        description="Print PySolFC game numbers of the given difficulty (very-easy, easy, "
+        "medium, hard, very-hard, unwinnable, not-settled), from the shipped ratings.",
+    )
+    p.add_argument("--difficulty", metavar="D", help="very-easy ... very-hard (default: any)")
+    p.add_argument("--variant", default="bakers_dozen", metavar="V", help=variant_help)
+    p.add_argument("--count", type=_positive, default=10, metavar="K", help="how many (10)")
+    p.add_argument("--winnable", action="store_true", help="only deals the solver won")
+    p.add_argument("--seed", type=int, metavar="S", help="repeatable draw (default: random)")
+    p.add_argument(
+        "--deals", metavar="SPEC", help="choose among these numbers (rated on the spot if new)"
+    )
+    p.set_defaults(run=_cmd_pick)
+
+    p = sub.add_parser(
+        "explain",
+        help="which move lost a game",
+        description="Find the first move after which game N could no longer be won: the "
+        "position before it is solved, the one after it proven unsolvable.",
+    )
+    p.add_argument("number", type=int, metavar="N", help="PySolFC game number")
+    p.add_argument("--moves", required=True, metavar="FILE", help="the moves played (- for stdin)")
+    p.add_argument("--variant", default="bakers_dozen", metavar="V", help=variant_help)
+    p.add_argument("--max-nodes", type=_positive, metavar="K", help="solver budget per position")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=_cmd_explain)
+
+    p = sub.add_parser(
+        "hint",
+        help="the next move of a winning line",
+        description="The next move of a winning line of game N after the moves in FILE.",
+    )
+    p.add_argument("number", type=int, metavar="N", help="PySolFC game number")
+    p.add_argument("--moves", metavar="FILE", help="the moves played so far (- for stdin)")
+    p.add_argument("--variant", default="bakers_dozen", metavar="V", help=variant_help)
+    p.add_argument("--max-nodes", type=_positive, metavar="K", help="solver budget")
+    p.set_defaults(run=_cmd_hint)
+
+    p = sub.add_parser(
+        "ratings",
+        help="build the difficulty ratings from surveys",
+        description="Rate every deal of the surveys in DIR that have the solver, greedy, "
+        "careful and lookahead-2, into one Parquet file (what pick reads).",
+    )
+    p.add_argument("--data", metavar="DIR", help="directory of surveys (default: data/)")
+    p.add_argument("--out", required=True, metavar="FILE", help="the Parquet file to write")
+    p.set_defaults(run=_cmd_ratings)
     return parser
 
 

@@ -61,17 +61,19 @@ import ipywidgets as widgets
 from matplotlib.figure import Figure
 
 from .cards import Card
+from .coach import Explanation, Hint, explain, hint
 from .deals import Deal, deal
 from .game import GameState
 from .moves import IllegalMoveError, Move, MoveError
 from .plots import frontier_chart, search_tree_chart, trace_table
+from .rating import RATERS, Difficulty, rated, tag_of
 from .render import board_html
 from .rules import Rules, rules, variant_names
 from .shuffles import MAX_GAME_NUMBER
 from .solve.fast import DEFAULT_MAX_NODES, MAX_NODES, SolveResult, solve
 from .solve.players import GameRecord, play
 from .solve.search import Event, Problem, SearchResult, as_problem
-from .validate import as_int, describe
+from .validate import as_bool, as_int, describe
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -204,6 +206,8 @@ class ReplayModel:
         self.mark_note = str(mark_note)
         #: How the source says the game ended (``None``: the last position says).
         self.ended = ended
+        #: The last position.
+        self.final = game
         self.outcome = self._outcome(game, ended)
 
     @classmethod
@@ -280,6 +284,28 @@ class ReplayModel:
         if not left:
             return f"no legal move left: lost after {_count(n)}"
         return f"not over: {_count(left, 'legal move')} after {_count(n)}"
+
+    @property
+    def lost(self) -> bool:
+        """True when the moves do not win (a lost game, or one not finished)."""
+        return self.n > 0 and not self.final.is_won
+
+    def explain(self, budget: int = DEFAULT_BUDGET) -> Explanation:
+        """Where the game was lost (:func:`~bakers_lab.coach.explain`, each
+        position within ``budget`` nodes); the game must not be won."""
+        return explain(self.start, list(self.moves), max_nodes=budget)
+
+    def with_loss(self, e: Explanation) -> ReplayModel:
+        """This replay with the move that lost the game marked (``e`` from :meth:`explain`)."""
+        if e.status != "lost_at" or e.index is None:
+            return self
+        return ReplayModel(
+            self.start,
+            list(self.moves),
+            ended=self.ended,
+            mark=e.index,
+            mark_note=f"this move lost the game; {e.winning_line[0]} instead still wins",
+        )
 
     def move(self, k: int) -> Move | None:
         """The move that led to step ``k`` (``None`` at the start)."""
@@ -448,22 +474,20 @@ class BoardModel:
         self.game = self.start.copy()
         self._changed()
 
-    def ask(self, budget: int = DEFAULT_BUDGET) -> SolveResult:
-        """Can I still win?  Solve the current position within ``budget`` nodes;
-        set :attr:`answer` (and :attr:`hint`, the next move of a winning line)."""
+    def ask(self, budget: int = DEFAULT_BUDGET) -> Hint:
+        """Can I still win?  :func:`~bakers_lab.coach.hint` on the current
+        position within ``budget`` nodes; sets :attr:`answer` (and :attr:`hint`,
+        the next move of a winning line)."""
         budget = as_int(budget, "budget", low=1, high=MAX_NODES)
-        result = solve(self.game, max_nodes=budget)
-        self.hint = None
-        if result.outcome == "solved" and self.won:
-            self.answer = "Yes: all cards are home already"
-        elif result.outcome == "solved":
-            self.hint = result.moves[0]
-            self.answer = f"Yes: a winning line exists; next move {self.hint}"
-        elif result.outcome == "unsolvable":
-            self.answer = "No: proven lost from here"
-        else:
-            self.answer = f"Not sure within the budget ({budget:,} nodes)"
-        return result
+        h = hint(self.game, max_nodes=budget)
+        self.hint = h.move
+        self.answer = {
+            "won": "Yes: all cards are home already",
+            "move": f"Yes: a winning line exists; next move {h.move}",
+            "lost": "No: proven lost from here",
+            "not_settled": f"Not sure within the budget ({budget:,} nodes)",
+        }[h.status]
+        return h
 
     def _changed(self) -> None:
         self.picked = None
@@ -491,7 +515,11 @@ class Replay(widgets.VBox):
     ``source`` is anything :meth:`ReplayModel.from_source` takes (a
     SolveResult, a GameRecord, a survey row, a tuple ``(deal or GameState,
     moves)``) or a :class:`ReplayModel`.  ``layout`` is the picture's layout
-    (``"row"`` or ``"7+6"``); ``mark`` the index of a move to flag.
+    (``"row"`` or ``"7+6"``); ``mark`` the index of a move to flag.  A game
+    that was not won (and has no ``mark``) is explained first when
+    ``find_loss`` is true: the move that lost it is marked, and ``loss`` says
+    in words where it was lost (:func:`~bakers_lab.coach.explain`, each
+    position within ``budget`` nodes).
 
     The slider's value is the step; ``play`` and ``moves`` are linked to it,
     the buttons set it.  Controls: ``first``, ``back``, ``next``, ``last``,
@@ -499,8 +527,26 @@ class Replay(widgets.VBox):
     value = step), ``line`` (the step in words) and ``board`` (the picture).
     """
 
-    def __init__(self, source: object, *, layout: str = "row", mark: int | None = None) -> None:
-        self.model = model = ReplayModel.from_source(source, mark=mark)
+    def __init__(
+        self,
+        source: object,
+        *,
+        layout: str = "row",
+        mark: int | None = None,
+        find_loss: bool = True,
+        budget: int = DEFAULT_BUDGET,
+    ) -> None:
+        model = ReplayModel.from_source(source, mark=mark)
+        find_loss = as_bool(find_loss, "find_loss")
+        budget = as_int(budget, "budget", low=1, high=MAX_NODES)
+        #: Where the game was lost (None when it was won, marked or not asked).
+        self.explanation: Explanation | None = None
+        self.loss = widgets.HTML()
+        if find_loss and mark is None and model.lost:
+            self.explanation = e = model.explain(budget)
+            model = model.with_loss(e)
+            self.loss.value = f"Where it was lost: {escape(e.summary())}"
+        self.model = model
         self._layout = layout
         n = model.n
         self.board = widgets.HTML(model.html(0, layout=layout))  # checks the layout
@@ -536,7 +582,7 @@ class Replay(widgets.VBox):
             [self.first, self.back, self.next, self.last, self.play],
             layout=widgets.Layout(flex_flow="row wrap"),  # wraps rather than cut labels
         )
-        left = widgets.VBox([self.board, controls, self.slider, self.speed, self.line])
+        left = widgets.VBox([self.board, controls, self.slider, self.speed, self.line, self.loss])
         super().__init__([widgets.HBox([left, self.moves])])
         # CSS classes: hooks for pages' styles and the browser tests
         self.add_class("bl-replay")
@@ -764,6 +810,16 @@ class ExplorerModel:
         return _kept(
             self._games, (number, variant, player), lambda: play(number, player, variant=variant)
         )
+
+    def difficulty(self, number: int, variant: str) -> Difficulty:
+        """The deal's difficulty: shipped, or from the kept games and solve."""
+        known = rated(number, variant)
+        if known is not None:
+            return known
+        result = self.solve(number, variant)
+        won = tuple(p for p in RATERS if self.play(number, variant, p).won)
+        tag = tag_of(won, result.outcome, result.nodes)
+        return Difficulty(tag, number, variant, won, result.outcome, result.nodes, "computed")
 
     def verdict(self, result: SolveResult) -> str:
         """The solver's result in plain words."""
@@ -1039,7 +1095,8 @@ class GameExplorer(widgets.VBox):
                 self.model.verdict(result),
                 tone=_TONE[result.outcome],
                 detail=f"Game {number} of {escape(variant)}: {result.nodes:,} positions "
-                f"searched in {result.seconds:.1f} s",
+                f"searched in {result.seconds:.1f} s. Difficulty: "
+                f"{escape(self.model.difficulty(number, variant).summary())}",
             )
             if result.solved:
                 self.replay = Replay(result, layout=self._layout(variant))

@@ -4,6 +4,7 @@ buttons are clicked, values set, and the shown values read back."""
 from __future__ import annotations
 
 import dataclasses
+import html
 import re
 import time
 
@@ -201,6 +202,30 @@ def test_mark_flags_a_move_in_the_list_and_the_line():
     assert "⚑" not in w.line.value
     m = ReplayModel(bl.deal(1), "AD>F 5S>6S", mark=0, mark_note="the move that lost the game")
     assert m.line(1) == "move 1 of 2: AD>F ⚑ the move that lost the game"
+
+
+def test_a_lost_game_marks_the_move_that_lost_it():
+    game = bl.play(4, "careful")  # lost; move 14 (3D>4H) lost the deal, which can be won
+    w = Replay(game)
+    e = w.explanation
+    assert e is not None and (e.status, e.index) == ("lost_at", 13)
+    assert w.model.mark == 13 and w.moves.options[14] == ("14. 3D>4H ⚑", 14)
+    w.slider.value = 14
+    assert w.line.value == (
+        f"<b>move 14 of {len(game.moves)}: 3D>4H ⚑ this move lost the game; "
+        f"{e.winning_line[0]} instead still wins</b>"
+    )
+    assert w.loss.value == f"Where it was lost: {html.escape(e.summary())}"
+    # a won game, a given mark, or find_loss=False: nothing explained
+    assert Replay(bl.solve(1)).explanation is None
+    assert Replay(game, mark=2).model.mark == 2
+    quiet = Replay(game, find_loss=False)
+    assert quiet.explanation is None and quiet.model.mark is None and quiet.loss.value == ""
+    never = Replay(bl.play(64, "careful"))
+    assert never.explanation is not None and never.explanation.status == "never_winnable"
+    assert never.model.mark is None and "could never be won" in never.loss.value
+    with pytest.raises(ValueError, match="find_loss"):
+        Replay(game, find_loss="yes")  # type: ignore[arg-type]
 
 
 def test_replay_errors_name_what_is_allowed(solved1):

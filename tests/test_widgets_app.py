@@ -4,6 +4,7 @@ and the shown texts read back.  The page in a real browser: tests/test_browser.p
 
 from __future__ import annotations
 
+import html
 import re
 import socket
 
@@ -48,6 +49,11 @@ def test_deal_1_is_winnable_with_its_line_a_players_loss_and_a_board():
     want = f"Winnable: a winning line of {n} moves, replayed by the rule engine"
     assert w.message == shown(w) == want
     assert "Game 1 of bakers_dozen: " in w.verdict.value  # with the work done
+    rating = bl.difficulty(1)  # and how hard the deal is
+    assert f"Difficulty: {html.escape(rating.summary())}" in w.verdict.value
+    assert w.model.difficulty(1, "bakers_dozen") == rating
+    fresh = w.model.difficulty(40_001, "bakers_dozen")  # not shipped: from the kept games
+    assert fresh.source == "computed" and fresh == bl.difficulty(40_001)
     assert w.tabs.layout.display is None  # shown
     assert w.tabs.titles == ("Winning line", "A player's game", "Play it yourself")
     assert isinstance(w.replay, Replay) and w.replay.slider.max == n
@@ -63,6 +69,9 @@ def test_deal_1_is_winnable_with_its_line_a_players_loss_and_a_board():
         f"led anywhere new. The replay ends where it got stuck. The deal can be won: see the "
         f"solver&#x27;s winning line."
     )
+    # the replay marks the move that lost the game (careful lost a winnable deal)
+    e = bl.explain(game, max_nodes=1_000_000)
+    assert w.player_replay.explanation == e and w.player_replay.model.mark == e.index
     w.player_replay.last.click()
     assert w.player_replay.line.value.endswith(
         f"no move to a new position: lost after {len(game.moves)} moves"

@@ -1,0 +1,378 @@
+"""How hard is a deal?  A tag from "very easy" to "very hard", or "unwinnable".
+
+The tag of a deal comes from who wins it: the three human-like players of the
+ladder (:data:`RATERS`: ``greedy``, ``careful``, ``lookahead-2``, each a fixed,
+deterministic way of playing) and the solver, with its effort (nodes) where no
+player wins:
+
+=============  ======================================================
+``very easy``  all three players win it (even ``greedy``)
+``easy``       two of the three win it (in practice careful and lookahead-2)
+``medium``     one of them wins it
+``hard``       none of them wins it; the solver wins it with at most
+               :data:`HARD_NODES` nodes
+``very hard``  none of them wins it; the solver needs more nodes
+``unwinnable`` the solver proved that no sequence of moves wins
+``not settled`` the solver could not settle it within its default budget
+=============  ======================================================
+
+Counting the players that lose, rather than naming the weakest one that wins,
+keeps the tags ordered for every player: a deal that ``greedy`` wins but
+``careful`` loses (it happens) is rated by both results, not by greedy alone.
+The players and the solver are deterministic, so a deal's tag is the same on
+every machine.
+
+Share of the tags on Baker's Dozen games 1-32,000 (the shipped ratings,
+:func:`ratings`): see :data:`SHARES`; the win rate of every player of the
+ladder falls from "very easy" to "very hard" (``tests/test_difficulty.py``
+checks it on the shipped surveys).
+
+>>> import bakers_lab as bl
+>>> d = bl.difficulty(5)
+>>> d.tag in TAGS, d.source
+(True, 'table')
+>>> pick("very hard", count=3, seed=1) == pick("very hard", count=3, seed=1)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import TYPE_CHECKING, Literal
+
+from .deals import deal as _deal
+from .rules import Rules, variant_names
+from .rules import rules as _rules
+from .validate import as_bool, as_int, describe
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "HARD_NODES",
+    "RATERS",
+    "SHARES",
+    "TAGS",
+    "Difficulty",
+    "DifficultyError",
+    "difficulty",
+    "parse_tag",
+    "pick",
+    "rate",
+    "rated",
+    "ratings",
+    "ratings_from_survey",
+    "tag_of",
+]
+
+Tag = Literal["very easy", "easy", "medium", "hard", "very hard", "unwinnable", "not settled"]
+#: The tags, easiest first; the last two are not difficulties of a winnable deal.
+TAGS: tuple[Tag, ...] = (
+    "very easy",
+    "easy",
+    "medium",
+    "hard",
+    "very hard",
+    "unwinnable",
+    "not settled",
+)
+#: The tags of the deals the solver won.
+WINNABLE: tuple[Tag, ...] = TAGS[:5]
+#: The players whose games rate a deal (weakest first).
+RATERS = ("greedy", "careful", "lookahead-2")
+#: Most solver nodes of a "hard" deal (more: "very hard"): about the median
+#: effort on the Baker's Dozen deals no rater wins.
+HARD_NODES = 2_500
+#: Share of each tag in the shipped ratings of Baker's Dozen games 1-32,000
+#: (percent; :func:`ratings` gives the table).
+SHARES: dict[Tag, float] = {}
+#: The shipped ratings (a package file, made by ``bakers-lab ratings``).
+RATINGS_FILE = "ratings.parquet"
+
+
+class DifficultyError(ValueError):
+    """A difficulty that does not exist, or a pick nothing can satisfy."""
+
+
+def parse_tag(text: object) -> Tag:
+    """A tag from its text: ``hard``, ``very hard``, ``very-hard``, ``Very_Hard``.
+
+    >>> parse_tag("very-easy")
+    'very easy'
+    """
+    if not isinstance(text, str):
+        raise DifficultyError(f"a difficulty is text, one of {_known()}; not {describe(text)}")
+    key = " ".join(text.strip().lower().replace("-", " ").replace("_", " ").split())
+    for t in TAGS:
+        if key == t:
+            return t
+    raise DifficultyError(f"unknown difficulty {text!r}; the difficulties are {_known()}")
+
+
+def _known() -> str:
+    return ", ".join(t.replace(" ", "-") for t in TAGS)
+
+
+def tag_of(won_by: Collection[str], solver: str, nodes: int) -> Tag:
+    """The tag of a deal from the raters that won it, the solver's outcome
+    (``solved``/``won``, ``unsolvable``/``lost`` or ``unresolved``) and its nodes.
+
+    >>> tag_of({"greedy", "careful", "lookahead-2"}, "solved", 40)
+    'very easy'
+    >>> tag_of((), "solved", 100_000)
+    'very hard'
+    """
+    if solver in ("unsolvable", "lost"):
+        return "unwinnable"
+    if solver not in ("solved", "won"):
+        return "not settled"
+    wins = sum(1 for p in RATERS if p in won_by)
+    if wins:
+        return ("medium", "easy", "very easy")[wins - 1]
+    return "hard" if nodes <= HARD_NODES else "very hard"
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    """A deal's tag and what it is based on: the raters that won it
+    (``won_by``), the solver's outcome and nodes, and whether it came from the
+    shipped table or was computed now (``source``)."""
+
+    tag: Tag
+    deal: int
+    variant: str
+    won_by: tuple[str, ...]
+    solver: str
+    nodes: int
+    source: Literal["table", "computed"] = field(default="computed", compare=False)
+
+    def summary(self) -> str:
+        """The rating in words."""
+        what = f"{self.variant} game {self.deal} is {self.tag}"
+        if self.tag == "unwinnable":
+            return f"{what}: the solver proved that no sequence of moves wins"
+        if self.tag == "not settled":
+            return f"{what}: the solver could not settle it within its budget"
+        lost = [p for p in RATERS if p not in self.won_by]
+        who = f"won by {', '.join(self.won_by)}" if self.won_by else "won by none of the players"
+        losers = f", lost by {', '.join(lost)}" if lost and self.won_by else ""
+        return f"{what}: {who}{losers}; the solver wins it with {self.nodes:,} nodes"
+
+
+def _compute(number: int, variant: str) -> Difficulty:
+    from .solve.fast import solve
+    from .solve.players import play
+
+    d = _deal(number, variant=variant)
+    won = tuple(p for p in RATERS if play(d, p).won)
+    result = solve(d)
+    return Difficulty(
+        tag_of(won, result.outcome, result.nodes),
+        number,
+        variant,
+        won,
+        result.outcome,
+        result.nodes,
+        "computed",
+    )
+
+
+def _variant_name(variant: str | Rules) -> str:
+    name = _rules(variant).name
+    if name not in variant_names():
+        raise DifficultyError(
+            f"difficulties are rated for the presets {', '.join(variant_names())}; not for {name!r}"
+        )
+    return name
+
+
+def difficulty(deal: int, *, variant: str | Rules = "bakers_dozen") -> Difficulty:
+    """The difficulty of PySolFC game ``deal`` of ``variant`` (a preset).
+
+    Read from the shipped ratings where the game is there, rated on the spot
+    (three players' games and a solve: well under a second for most deals)
+    where it is not.
+
+    >>> difficulty(64).tag
+    'unwinnable'
+    """
+    number = as_int(deal, "deal", low=1)
+    name = _variant_name(variant)
+    return rated(number, name) or _compute(number, name)
+
+
+def rated(deal: int, variant: str = "bakers_dozen") -> Difficulty | None:
+    """The shipped rating of a game (``None`` when the table does not have it)."""
+    row = _table().get((variant, deal))
+    if row is None:
+        return None
+    won, solver, nodes = row
+    return Difficulty(tag_of(won, solver, nodes), deal, variant, won, solver, nodes, "table")
+
+
+@lru_cache(maxsize=1)
+def _table() -> dict[tuple[str, int], tuple[tuple[str, ...], str, int]]:
+    """The shipped ratings as {(variant, deal): (won_by, solver, nodes)}."""
+    t = ratings()
+    won = t[list(RATERS)].to_numpy()
+    out = {}
+    for i, (v, d, s, n) in enumerate(
+        zip(t["variant"], t["deal"], t["solver"], t["nodes"], strict=True)
+    ):
+        out[(str(v), int(d))] = (
+            tuple(p for p, w in zip(RATERS, won[i], strict=True) if w),
+            str(s),
+            int(n),
+        )
+    return out
+
+
+def ratings(variant: str | Rules | None = None) -> pd.DataFrame:
+    """The shipped ratings: one row per (variant, deal) with the raters' wins,
+    the solver's outcome and nodes, and the ``tag`` (an ordered categorical).
+
+    ``variant`` keeps one preset's rows (all presets by default)."""
+    import pandas as pd
+
+    path = resources.files("bakers_lab").joinpath(RATINGS_FILE)
+    with resources.as_file(path) as p:
+        t = pd.read_parquet(p)
+    if variant is not None:
+        t = t[t["variant"] == _variant_name(variant)].reset_index(drop=True)
+    return _with_tags(t)
+
+
+def _with_tags(t: pd.DataFrame) -> pd.DataFrame:
+    import pandas as pd
+
+    won = t[list(RATERS)].to_numpy()
+    tags = [
+        tag_of(tuple(p for p, w in zip(RATERS, row, strict=True) if w), s, n)
+        for row, s, n in zip(won, t["solver"], t["nodes"], strict=True)
+    ]
+    return t.assign(tag=pd.Categorical(tags, categories=list(TAGS), ordered=True))
+
+
+def ratings_from_survey(table: pd.DataFrame) -> pd.DataFrame:
+    """Ratings from survey rows: every (variant, deal) that has a row of the
+    solver and of each rater (``bakers-lab survey --players
+    solver,greedy,careful,lookahead-2``, or several surveys' tables together,
+    as :func:`bakers_lab.claims.load_surveys` gives them)."""
+    import pandas as pd
+
+    t = table.assign(variant=table["variant"].astype(str), player=table["player"].astype(str))
+    t = t[t["player"].isin(("solver", *RATERS))]
+    if t.duplicated(["variant", "deal", "player"]).any():
+        raise DifficultyError("the survey rows repeat a (variant, deal, player)")
+    wide = t.assign(won=t["outcome"].astype(str) == "won").pivot(
+        index=["variant", "deal"], columns="player", values="won"
+    )
+    missing = [p for p in ("solver", *RATERS) if p not in wide.columns]
+    if missing:
+        raise DifficultyError(
+            f"rating needs the solver and {', '.join(RATERS)} in the survey; "
+            f"it has no {', '.join(missing)}"
+        )
+    wide = wide[wide.notna().all(axis=1)]  # deals every player played
+    solver = t[t["player"] == "solver"].set_index(["variant", "deal"]).loc[wide.index]
+    out = pd.DataFrame(
+        {
+            "variant": [str(v) for v, _ in wide.index],
+            "deal": [int(d) for _, d in wide.index],
+            **{p: wide[p].astype(bool).to_numpy() for p in RATERS},
+            "solver": solver["outcome"]
+            .astype(str)
+            .map({"won": "solved", "lost": "unsolvable", "unresolved": "unresolved"})
+            .to_numpy(),
+            "nodes": solver["nodes"].astype("int64").to_numpy(),
+        }
+    )
+    out = out.sort_values(["variant", "deal"], kind="stable").reset_index(drop=True)
+    return _with_tags(out)
+
+
+def rate(
+    deals: Iterable[int],
+    *,
+    variant: str | Rules = "bakers_dozen",
+    n_jobs: int = 1,
+    progress: bool = False,
+) -> pd.DataFrame:
+    """Rate game numbers (from the shipped table where they are there, on the
+    spot where not), as a table like :func:`ratings` plus a ``source`` column."""
+    import pandas as pd
+    from joblib import Parallel, delayed
+
+    name = _variant_name(variant)
+    numbers = [as_int(d, "deal", low=1) for d in deals]
+    n_jobs = as_int(n_jobs, "n_jobs")
+    progress = as_bool(progress, "progress")
+    known = _table()
+    todo = [d for d in numbers if (name, d) not in known]
+    jobs = (delayed(_compute)(d, name) for d in todo)
+    if progress:
+        from tqdm.auto import tqdm
+
+        jobs = tqdm(jobs, total=len(todo), desc="rating", unit="deal")
+    done = {r.deal: r for r in Parallel(n_jobs=n_jobs)(jobs)} if todo else {}
+    rows = [done[d] if d in done else difficulty(d, variant=name) for d in numbers]
+    t = pd.DataFrame(
+        {
+            "variant": [r.variant for r in rows],
+            "deal": [r.deal for r in rows],
+            **{p: [p in r.won_by for r in rows] for p in RATERS},
+            "solver": [r.solver for r in rows],
+            "nodes": pd.array([r.nodes for r in rows], dtype="int64"),
+            "source": [r.source for r in rows],
+        }
+    )
+    return _with_tags(t)
+
+
+def pick(
+    difficulty: str | None = None,
+    *,
+    variant: str | Rules = "bakers_dozen",
+    count: int = 10,
+    winnable: bool = False,
+    seed: int | None = None,
+    deals: Sequence[int] | None = None,
+) -> list[int]:
+    """PySolFC game numbers of ``variant`` with the given difficulty (any with
+    ``None``), ready for PySolFC's "select game" dialog: ``count`` of them,
+    drawn at random (``seed`` makes the draw repeatable), in increasing order.
+
+    ``winnable=True`` keeps only deals the solver won.  ``deals`` are the
+    numbers to choose from (default: the shipped ratings of the variant);
+    numbers outside the shipped table are rated on the spot.
+
+    >>> len(pick("easy", count=5, seed=0))
+    5
+    """
+    tag = None if difficulty is None else parse_tag(difficulty)
+    name = _variant_name(variant)
+    count = as_int(count, "count", low=1)
+    winnable = as_bool(winnable, "winnable")
+    if winnable and tag in ("unwinnable", "not settled"):
+        raise DifficultyError(f"--winnable and difficulty {tag!r} exclude each other")
+    if seed is not None:
+        seed = as_int(seed, "seed", low=0)
+    if deals is None:
+        t = ratings(name)
+    else:
+        if isinstance(deals, str | bytes) or not isinstance(deals, Iterable):
+            raise TypeError(f"deals must be a sequence of game numbers, not {describe(deals)}")
+        t = rate(deals, variant=name)
+    ok = t["tag"].isin(WINNABLE) if winnable else t["tag"].notna()
+    if tag is not None:
+        ok &= t["tag"] == tag
+    pool = sorted({int(d) for d in t.loc[ok, "deal"]})
+    if not pool:
+        where = "the given deals" if deals is not None else f"the shipped ratings of {name}"
+        raise DifficultyError(f"no {tag or 'winnable'} deal in {where}")
+    chosen = random.Random(seed).sample(pool, min(count, len(pool)))
+    return sorted(chosen)
