@@ -4,14 +4,22 @@
 solver's solvable / unsolvable verdict must equal the plain-Python search's
 (tests/reference_solver.py: no pruning, only duplicate detection), and every
 "solved" must be verified by the rule engine.
+
+The doom check's extended form (rule 6 of bakers_lab.solve.fast: foundation
+returns, alternate-colour foundations, empty columns that take any card) is
+also tested on its own: on positions along random playouts, every position it
+calls lost must be unsolvable by the plain search, and it must fire often.
 """
 
+import random
 from collections import Counter
 
 import pytest
 from reference_solver import is_solvable
 
 import bakers_lab as bl
+from bakers_lab.solve import _core as C
+from bakers_lab.solve.fast import _board, _env
 
 SHAPES = [(5, 4, 130), (6, 4, 130)]  # (ranks, columns, deals) per preset
 
@@ -47,3 +55,32 @@ def test_reference_search_finds_unsolvable_and_solvable():
     r = small_rules("bakers_dozen", 5, 4)
     answers = {is_solvable(bl.GameState.from_deal(bl.seeded_deal(s, variant=r))) for s in range(20)}
     assert answers == {True, False}
+
+
+EXTENDED = ["bakers_dozen_return", "spanish_patience", "spanish_patience_ii", "house_empty_any"]
+
+
+def _lost(g: bl.GameState) -> bool:
+    env = _env(g.rules)
+    return bool(C.is_lost(_board(g, env), env, True, True))
+
+
+@pytest.mark.parametrize("name", EXTENDED)
+def test_extended_doom_is_sound(name):
+    r = small_rules(name, 5, 4)
+    env = _env(r)
+    assert C.doom_applies(env.P, True) and not C.doom_applies(env.P, False)
+    fired = 0
+    rng = random.Random(name)
+    for seed in range(60):
+        g = bl.GameState.from_deal(bl.seeded_deal(seed, variant=r))
+        for _ in range(12):
+            if _lost(g):
+                fired += 1
+                assert not is_solvable(g), (name, seed, g.to_text())
+                break
+            moves = g.legal_moves()
+            if not moves or g.is_won:
+                break
+            g.play(rng.choice(moves))
+    assert fired >= 5, (name, fired)

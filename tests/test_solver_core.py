@@ -9,88 +9,48 @@ from hypothesis import strategies as st
 
 import bakers_lab as bl
 from bakers_lab.solve import _core as C
-from bakers_lab.solve.fast import _Z1, _Z2, _ZP1, _ZP2, _arrays, rules_vector
+from bakers_lab.solve.fast import _arrays, _board, _env
 
 
-def _aux(cols, lens, piles, plen, P, ncols):
-    lc, ld = np.empty(52, np.int64), np.zeros(52, np.int64)
-    r1, r2 = np.zeros(ncols, np.uint64), np.zeros(ncols, np.uint64)
-    h, bad = np.zeros(2, np.uint64), np.zeros(ncols, np.int64)
-    C.init_aux(cols, lens, piles, plen, P, _Z1, _Z2, _ZP1, _ZP2, lc, ld, r1, r2, h, bad)
-    return lc, ld, r1, r2, h, bad
+def _fresh(b: C.Board, env: C.Env) -> C.Board:
+    """A board with the same stacks, everything derived computed from scratch."""
+    f = C.new_board(b.cols.copy(), b.lens.copy(), b.piles.copy(), b.plen.copy())
+    C.init_board(f, env)
+    return f
 
 
 @given(st.sampled_from(bl.variant_names()), st.integers(0, 10**6))
 def test_incremental_key_equals_fresh_key(variant, seed):
     r = bl.rules(variant)
     g = bl.GameState.from_deal(bl.seeded_deal(seed, variant=r))
-    P = rules_vector(r)
-    cols, lens, piles, plen = _arrays(g)
-    lc, ld, r1, r2, h, bad = _aux(cols, lens, piles, plen, P, r.columns)
+    env = _env(r)
+    b = _board(g, env)
     trail = np.zeros((2000, C.TRAIL_W), np.int64)
     buf = np.zeros(3000, np.int64)
     rng = random.Random(seed)
     tp = 0
     for _ in range(150):
-        n = C.gen_moves(cols, lens, piles, plen, P, buf)
+        n = C.gen_moves(b, env, buf)
         if n == 0:
             break
         m = buf[rng.randrange(n)]
-        tp = C.move_cards(
-            m & 63,
-            (m >> 6) & 63,
-            m >> 12,
-            cols,
-            lens,
-            piles,
-            plen,
-            lc,
-            ld,
-            r1,
-            r2,
-            h,
-            bad,
-            _Z1,
-            _Z2,
-            _ZP1,
-            _ZP2,
-            trail,
-            tp,
-            True,
-        )
-        tp = C.autoplay(
-            cols, lens, piles, plen, lc, ld, r1, r2, h, bad, _Z1, _Z2, _ZP1, _ZP2, trail, tp, P
-        )
+        tp = C.move_cards(b, env, m & 63, (m >> 6) & 63, m >> 12, trail, tp, True)
+        tp = C.autoplay(b, env, trail, tp)
         if rng.random() < 0.25:
-            tp = C.undo_to(
-                max(0, tp - 2),
-                tp,
-                cols,
-                lens,
-                piles,
-                plen,
-                lc,
-                ld,
-                r1,
-                r2,
-                h,
-                bad,
-                _Z1,
-                _Z2,
-                _ZP1,
-                _ZP2,
-                trail,
-            )
-        *_, h2, bad2 = _aux(cols, lens, piles, plen, P, r.columns)
-        assert list(h) == list(h2)
-        assert list(bad) == list(bad2)
+            tp = C.undo_to(b, env, trail, tp, max(0, tp - 2))
+        f = _fresh(b, env)
+        assert list(b.hsh) == list(f.hsh)
+        assert list(b.bad) == list(f.bad)
+        assert list(b.loc_col) == list(f.loc_col)
 
 
 def test_key_ignores_column_order():
     g = bl.GameState.from_deal(bl.deal(7))
-    P = rules_vector(g.rules)
+    env = _env(g.rules)
     cols, lens, piles, plen = _arrays(g)
-    h1 = _aux(cols, lens, piles, plen, P, 13)[4]
     order = np.arange(13)[::-1]
-    h2 = _aux(cols[order].copy(), lens[order].copy(), piles, plen, P, 13)[4]
-    assert list(h1) == list(h2)
+    a = C.new_board(cols, lens, piles, plen)
+    b = C.new_board(cols[order].copy(), lens[order].copy(), piles.copy(), plen.copy())
+    C.init_board(a, env)
+    C.init_board(b, env)
+    assert list(a.hsh) == list(b.hsh)

@@ -1,19 +1,30 @@
 """The compiled search core (numba, nopython, cached).  See :mod:`.fast` for
 the public API and for why each pruning rule is sound.
 
-Everything here works on plain integer arrays:
+Two records (named tuples of arrays, which numba compiles like structs) carry
+everything a function works on:
 
-- ``cols[c, j]``: card id (``suit * 13 + rank - 1``) at depth ``j`` of column
-  ``c`` (0 = deepest), ``lens[c]`` its length;
-- ``piles[s, j]`` / ``plen[s]``: foundation pile ``s`` (the pile whose Ace is
-  of suit ``s``);
-- ``P``: the rules as integers (indices ``P_*`` below).
+- :data:`Board`, the position being searched and what is derived from it:
+  ``cols[c, j]``, the card id (``suit * 13 + rank - 1``) at depth ``j`` of
+  column ``c`` (0 = deepest), ``lens[c]`` its length; ``piles[s, j]`` /
+  ``plen[s]``, foundation pile ``s`` (the pile whose Ace is of suit ``s``);
+  ``loc_col[x]`` / ``loc_dep[x]``, where card ``x`` lies (a column, or
+  ``-1 - s`` for pile ``s``); ``raw1`` / ``raw2``, each column's Zobrist
+  hashes, and ``hsh``, the position key; ``bad[c]``, the cards of column ``c``
+  above a lower card of their suit; ``M``, ``G``, ``A`` and ``info``, the
+  scratch of the doom check.  Moves change a board in place and are undone
+  from the *trail* (one row a move: see ``TRAIL_W``).
+- :data:`Env`, what stays fixed through a search: ``P``, the rules as
+  integers (indices ``P_*`` below), and the Zobrist tables ``Z1``, ``Z2``
+  (card at a depth of a column) and ``ZP1``, ``ZP2`` (card on a pile).
 
 A *stack id* names a column (``0 … ncols-1``) or a pile (``PILE + s``).  A move
 is encoded as ``src | dst << 6 | count << 12``.
 """
 
 from __future__ import annotations
+
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
@@ -33,6 +44,29 @@ SOLVED, UNSOLVABLE, BUDGET = 0, 1, 2
 # trail columns: src, dst, count, card, kind (0 onto card, 1 foundation, 2 empty), target
 TRAIL_W = 6
 
+#: The position and what is derived from it (see the module docstring).
+Board = namedtuple(
+    "Board",
+    [
+        "cols",
+        "lens",
+        "piles",
+        "plen",
+        "loc_col",
+        "loc_dep",
+        "raw1",
+        "raw2",
+        "hsh",
+        "bad",
+        "M",
+        "G",
+        "A",
+        "info",
+    ],
+)
+#: The rules vector and the Zobrist tables: fixed through a search.
+Env = namedtuple("Env", ["P", "Z1", "Z2", "ZP1", "ZP2"])
+
 U30 = np.uint64(30)
 U27 = np.uint64(27)
 U31 = np.uint64(31)
@@ -44,31 +78,31 @@ M4 = np.uint64(0xC4CEB9FE1A85EC53)
 ONE = np.uint64(1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mix1(z):
     z = (z ^ (z >> U30)) * M1
     z = (z ^ (z >> U27)) * M2
     return z ^ (z >> U31)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mix2(z):
     z = (z ^ (z >> U33)) * M3
     z = (z ^ (z >> U33)) * M4
     return z ^ (z >> U33)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rank_of(c):
     return c % 13 + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_red(c):
     return c >= 26
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def builds_on(c, under, tbuild):
     """Card c may lie on card ``under`` in the tableau."""
     if rank_of(under) != rank_of(c) + 1:
@@ -80,13 +114,13 @@ def builds_on(c, under, tbuild):
     return is_red(c) != is_red(under)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def empty_takes(c, P):
     e = P[P_EMPTY]
     return e == EMPTY_ANY or (e == EMPTY_KING and rank_of(c) == P[P_RANKS])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pile_takes(s, c, piles, plen, P):
     n = plen[s]
     r = rank_of(c)
@@ -119,28 +153,63 @@ def column_bad(cols, lens, c):
 
 
 @njit(cache=True)
-def move_cards(
-    src,
-    dst,
-    count,
-    cols,
-    lens,
-    piles,
-    plen,
-    loc_col,
-    loc_dep,
-    raw1,
-    raw2,
-    hsh,
-    bad,
-    Z1,
-    Z2,
-    ZP1,
-    ZP2,
-    trail,
-    tp,
-    record,
-):
+def new_board(cols, lens, piles, plen):
+    """A board record around the given stacks (the derived arrays are filled by
+    :func:`init_board`)."""
+    ncols = lens.shape[0]
+    return Board(
+        cols,
+        lens,
+        piles,
+        plen,
+        np.full(52, -99, np.int64),
+        np.zeros(52, np.int64),
+        np.zeros(ncols, np.uint64),
+        np.zeros(ncols, np.uint64),
+        np.zeros(2, np.uint64),
+        np.zeros(ncols, np.int64),
+        np.zeros(52, np.bool_),
+        np.zeros(52, np.bool_),
+        np.zeros(52, np.bool_),
+        np.zeros(2, np.int64),
+    )
+
+
+@njit(cache=True)
+def init_board(b, env):
+    """Fill locations, hashes and bad counts from the stacks."""
+    ncols = env.P[P_NCOLS]
+    b.loc_col[:] = -99
+    b.hsh[0] = 0
+    b.hsh[1] = 0
+    for c in range(ncols):
+        b.raw1[c] = 0
+        b.raw2[c] = 0
+        for j in range(b.lens[c]):
+            x = b.cols[c, j]
+            b.loc_col[x] = c
+            b.loc_dep[x] = j
+            b.raw1[c] ^= env.Z1[x, j]
+            b.raw2[c] ^= env.Z2[x, j]
+        b.hsh[0] += mix1(b.raw1[c])
+        b.hsh[1] += mix2(b.raw2[c])
+        b.bad[c] = column_bad(b.cols, b.lens, c)
+    for s in range(4):
+        for j in range(b.plen[s]):
+            x = b.piles[s, j]
+            b.loc_col[x] = -1 - s
+            b.loc_dep[x] = j
+            b.hsh[0] += env.ZP1[s, x]
+            b.hsh[1] += env.ZP2[s, x]
+
+
+@njit(cache=True, inline="always")
+def home_count(b):
+    return b.plen[0] + b.plen[1] + b.plen[2] + b.plen[3]
+
+
+@njit(cache=True, inline="always")
+def move_cards(b, env, src, dst, count, trail, tp, record):
     """Move ``count`` cards from stack ``src`` to stack ``dst`` (no legality check),
     updating locations, hashes and bad counts; push it on the trail if ``record``.
     Returns the new trail pointer.
@@ -148,6 +217,8 @@ def move_cards(
     The position key is a sum (mod 2**64) of one term per column and one per
     card on a foundation, so it can be updated in any order and does not
     depend on the order of the columns."""
+    cols, lens, piles, plen = b.cols, b.lens, b.piles, b.plen
+    hsh = b.hsh
     if record:
         if src < PILE:
             card = cols[src, lens[src] - count]
@@ -170,21 +241,21 @@ def move_cards(
     # take the cards off the source
     if src < PILE:
         start = lens[src] - count
-        old = raw1[src]
-        old2 = raw2[src]
+        old = b.raw1[src]
+        old2 = b.raw2[src]
         for j in range(start, lens[src]):
             x = cols[src, j]
-            raw1[src] ^= Z1[x, j]
-            raw2[src] ^= Z2[x, j]
-        hsh[0] += mix1(raw1[src]) - mix1(old)
-        hsh[1] += mix2(raw2[src]) - mix2(old2)
+            b.raw1[src] ^= env.Z1[x, j]
+            b.raw2[src] ^= env.Z2[x, j]
+        hsh[0] += mix1(b.raw1[src]) - mix1(old)
+        hsh[1] += mix2(b.raw2[src]) - mix2(old2)
     else:
         s = src - PILE
         start = plen[s] - count
         for j in range(start, plen[s]):
             x = piles[s, j]
-            hsh[0] -= ZP1[s, x]
-            hsh[1] -= ZP2[s, x]
+            hsh[0] -= env.ZP1[s, x]
+            hsh[1] -= env.ZP2[s, x]
     # put them on the destination, in the same order
     for k in range(count):
         x = cols[src, start + k] if src < PILE else piles[src - PILE, start + k]
@@ -192,38 +263,50 @@ def move_cards(
             j = lens[dst]
             cols[dst, j] = x
             lens[dst] = j + 1
-            loc_col[x] = dst
-            loc_dep[x] = j
+            b.loc_col[x] = dst
+            b.loc_dep[x] = j
         else:
             s2 = dst - PILE
             piles[s2, plen[s2]] = x
             plen[s2] += 1
-            loc_col[x] = -1 - s2
-            loc_dep[x] = plen[s2] - 1
-            hsh[0] += ZP1[s2, x]
-            hsh[1] += ZP2[s2, x]
+            b.loc_col[x] = -1 - s2
+            b.loc_dep[x] = plen[s2] - 1
+            hsh[0] += env.ZP1[s2, x]
+            hsh[1] += env.ZP2[s2, x]
     if dst < PILE:
-        old = raw1[dst]
-        old2 = raw2[dst]
+        old = b.raw1[dst]
+        old2 = b.raw2[dst]
         for j in range(lens[dst] - count, lens[dst]):
             x = cols[dst, j]
-            raw1[dst] ^= Z1[x, j]
-            raw2[dst] ^= Z2[x, j]
-        hsh[0] += mix1(raw1[dst]) - mix1(old)
-        hsh[1] += mix2(raw2[dst]) - mix2(old2)
-        bad[dst] = column_bad(cols, lens, dst)
+            b.raw1[dst] ^= env.Z1[x, j]
+            b.raw2[dst] ^= env.Z2[x, j]
+        hsh[0] += mix1(b.raw1[dst]) - mix1(old)
+        hsh[1] += mix2(b.raw2[dst]) - mix2(old2)
+        b.bad[dst] = column_bad(cols, lens, dst)
     if src < PILE:
         lens[src] = start
-        bad[src] = column_bad(cols, lens, src)
+        b.bad[src] = column_bad(cols, lens, src)
     else:
         plen[src - PILE] = start
     return tp
 
 
-@njit(cache=True)
-def safe_to_home(c, plen, P):
+@njit(cache=True, inline="always")
+def suit_fits(t, s, tb):
+    """A card of suit ``s`` may lie on a card of suit ``t`` (ranks aside)."""
+    return (
+        tb == ANY_SUIT
+        or (tb == SAME_SUIT and t == s)
+        or (tb == ALT_COLOUR and (t >= 2) != (s >= 2))
+    )
+
+
+@njit(cache=True, inline="always")
+def safe_to_home(b, env, c):
     """Card c (a column top) may go home now and be sure it is never needed in
-    the tableau (see the module docstring of :mod:`.fast`)."""
+    the tableau (rule 1 of :mod:`.fast`)."""
+    P = env.P
+    plen = b.plen
     r = rank_of(c)
     s = c // 13
     if P[P_FBUILD] != SAME_SUIT:
@@ -234,178 +317,56 @@ def safe_to_home(c, plen, P):
         return True
     tb = P[P_TBUILD]
     for t in range(4):
-        if (
-            tb == ANY_SUIT
-            or (tb == SAME_SUIT and t == s)
-            or (tb == ALT_COLOUR and (t >= 2) != (s >= 2))
-        ) and plen[t] < r - 1:
+        if suit_fits(t, s, tb) and plen[t] < r - 1:
             return False
     return True
 
 
-@njit(cache=True)
-def autoplay(
-    cols, lens, piles, plen, loc_col, loc_dep, raw1, raw2, hsh, bad, Z1, Z2, ZP1, ZP2, trail, tp, P
-):
+@njit(cache=True, inline="always")
+def autoplay(b, env, trail, tp):
     """Play every safe foundation move until none is left; returns the trail pointer."""
-    ncols = P[P_NCOLS]
     changed = True
     while changed:
         changed = False
-        for i in range(ncols):
-            if lens[i] > 0:
-                c = cols[i, lens[i] - 1]
-                if safe_to_home(c, plen, P):
-                    tp = move_cards(
-                        i,
-                        PILE + c // 13,
-                        1,
-                        cols,
-                        lens,
-                        piles,
-                        plen,
-                        loc_col,
-                        loc_dep,
-                        raw1,
-                        raw2,
-                        hsh,
-                        bad,
-                        Z1,
-                        Z2,
-                        ZP1,
-                        ZP2,
-                        trail,
-                        tp,
-                        True,
-                    )
+        for i in range(env.P[P_NCOLS]):
+            if b.lens[i] > 0:
+                c = b.cols[i, b.lens[i] - 1]
+                if safe_to_home(b, env, c):
+                    tp = move_cards(b, env, i, PILE + c // 13, 1, trail, tp, True)
                     changed = True
     return tp
 
 
-@njit(cache=True)
-def step(
-    m,
-    cols,
-    lens,
-    piles,
-    plen,
-    loc_col,
-    loc_dep,
-    raw1,
-    raw2,
-    hsh,
-    bad,
-    Z1,
-    Z2,
-    ZP1,
-    ZP2,
-    trail,
-    tp,
-    P,
-):
+@njit(cache=True, inline="always")
+def step(b, env, m, trail, tp):
     """Play encoded move ``m`` and then every safe foundation move, recording
     them on the trail; returns the new trail pointer."""
-    tp = move_cards(
-        m & 63,
-        (m >> 6) & 63,
-        m >> 12,
-        cols,
-        lens,
-        piles,
-        plen,
-        loc_col,
-        loc_dep,
-        raw1,
-        raw2,
-        hsh,
-        bad,
-        Z1,
-        Z2,
-        ZP1,
-        ZP2,
-        trail,
-        tp,
-        True,
-    )
-    return autoplay(
-        cols,
-        lens,
-        piles,
-        plen,
-        loc_col,
-        loc_dep,
-        raw1,
-        raw2,
-        hsh,
-        bad,
-        Z1,
-        Z2,
-        ZP1,
-        ZP2,
-        trail,
-        tp,
-        P,
-    )
+    tp = move_cards(b, env, m & 63, (m >> 6) & 63, m >> 12, trail, tp, True)
+    return autoplay(b, env, trail, tp)
 
 
-@njit(cache=True)
-def undo_to(
-    tp_target,
-    tp,
-    cols,
-    lens,
-    piles,
-    plen,
-    loc_col,
-    loc_dep,
-    raw1,
-    raw2,
-    hsh,
-    bad,
-    Z1,
-    Z2,
-    ZP1,
-    ZP2,
-    trail,
-):
-    while tp > tp_target:
+@njit(cache=True, inline="always")
+def undo_to(b, env, trail, tp, target):
+    """Take back the trail's moves down to pointer ``target``; returns ``target``."""
+    while tp > target:
         tp -= 1
-        move_cards(
-            trail[tp, 1],
-            trail[tp, 0],
-            trail[tp, 2],
-            cols,
-            lens,
-            piles,
-            plen,
-            loc_col,
-            loc_dep,
-            raw1,
-            raw2,
-            hsh,
-            bad,
-            Z1,
-            Z2,
-            ZP1,
-            ZP2,
-            trail,
-            tp,
-            False,
-        )
+        move_cards(b, env, trail[tp, 1], trail[tp, 0], trail[tp, 2], trail, tp, False)
     return tp
 
 
 @njit(cache=True)
-def is_dead(cols, lens, plen, loc_col, loc_dep, P):
-    """True if some card can provably never reach its foundation (see :mod:`.fast`)."""
+def is_dead(b, env):
+    """True if some card above a lower card of its suit has every parent home or
+    buried beneath it (the simple test of rule 4 of :mod:`.fast`)."""
+    P = env.P
     if P[P_FRET] != 0 or P[P_FBUILD] != SAME_SUIT or P[P_EMPTY] == EMPTY_ANY:
         return False
     top = P[P_RANKS]
     tb = P[P_TBUILD]
     for c in range(P[P_NCOLS]):
         mins = 0xFFFF  # lowest rank seen per suit, 4 bits a suit
-        for j in range(lens[c]):
-            x = cols[c, j]
+        for j in range(b.lens[c]):
+            x = b.cols[c, j]
             s = x // 13
             r = rank_of(x)
             if (mins >> (4 * s)) & 15 < r:
@@ -416,15 +377,11 @@ def is_dead(cols, lens, plen, loc_col, loc_dep, P):
                     continue
                 usable = False
                 for t in range(4):
-                    if (
-                        tb == ANY_SUIT
-                        or (tb == SAME_SUIT and t == s)
-                        or (tb == ALT_COLOUR and (t >= 2) != (s >= 2))
-                    ):
+                    if suit_fits(t, s, tb):
                         p = t * 13 + r  # the card of suit t, rank r + 1
-                        if plen[t] >= r + 1:
+                        if b.plen[t] >= r + 1:
                             continue  # home for good
-                        if loc_col[p] == c and loc_dep[p] < j and P[P_SEQ] == 0:
+                        if b.loc_col[p] == c and b.loc_dep[p] < j and P[P_SEQ] == 0:
                             continue  # buried under x (a run could carry x away with it)
                         usable = True
                         break
@@ -436,6 +393,138 @@ def is_dead(cols, lens, plen, loc_col, loc_dep, P):
 
 
 @njit(cache=True)
+def doom_applies(P, extended):
+    """Whether :func:`is_doomed` works under these rules: single-card moves, and
+    (unless ``extended``) same-suit foundations that keep their cards and empty
+    columns that take no ordinary card."""
+    if P[P_SEQ] != 0:
+        return False
+    return extended or (P[P_FRET] == 0 and P[P_FBUILD] == SAME_SUIT and P[P_EMPTY] != EMPTY_ANY)
+
+
+@njit(cache=True, inline="always")
+def home_ready(x, G, P):
+    """Whether the foundations could take card x once the cards G says can
+    reach home have done so (same suit: the card below it in its suit;
+    alternate colour: any card one rank lower of the other colour)."""
+    r = rank_of(x)
+    if r == 1:
+        return True
+    if P[P_FBUILD] == SAME_SUIT:
+        return G[x - 1]
+    for t in range(4):
+        if (t >= 2) != (x // 13 >= 2) and G[t * 13 + r - 2]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def is_doomed(b, env):
+    """True if some card can provably never reach home: a least fixed point
+    over a relaxed game (see :mod:`.fast`, rules 4 and 6).
+
+    A[x]: x can be uncovered some time (every card above it can move away);
+    M[x]: x can move away from where it lies (home, onto an uncoverable parent
+    that is not home — or, with foundation returns, onto any card that can
+    reach home — or, where an empty column takes it, into an empty column once
+    one can exist); G[x]: x can reach home (M[x] and the foundations can take
+    it).  Facts start false and are derived only from facts already derived,
+    so every fact that real play makes true is derived too.  ``info[0]``: how
+    many rounds the fixed point took."""
+    P = env.P
+    M, G, A = b.M, b.G, b.A
+    ncols = P[P_NCOLS]
+    tb = P[P_TBUILD]
+    top = P[P_RANKS]
+    king_empty = P[P_EMPTY] == EMPTY_KING
+    any_empty = P[P_EMPTY] == EMPTY_ANY
+    fret = P[P_FRET] != 0
+    same = P[P_FBUILD] == SAME_SUIT
+    for x in range(52):
+        M[x] = False
+        G[x] = False
+        A[x] = False
+    for s in range(4):
+        for k in range(b.plen[s]):
+            G[b.piles[s, k]] = True
+    # an empty column can exist some time (it only matters where one takes any card)
+    space = False
+    if any_empty:
+        for c in range(ncols):
+            if b.lens[c] == 0:
+                space = True
+    changed = True
+    b.info[0] = 0
+    while changed:
+        changed = False
+        b.info[0] += 1
+        for c in range(ncols):
+            ok = True
+            for j in range(b.lens[c] - 1, -1, -1):
+                x = b.cols[c, j]
+                if not ok:
+                    break
+                if not A[x]:
+                    A[x] = True
+                    changed = True
+                if not M[x]:
+                    r = rank_of(x)
+                    s = x // 13
+                    can = home_ready(x, G, P)
+                    if not can and r < top:
+                        for t in range(4):
+                            if suit_fits(t, s, tb):
+                                p = t * 13 + r
+                                if A[p] or (fret and G[p]):
+                                    can = True
+                                    break
+                    if not can and r == top and king_empty:
+                        can = True
+                    if not can and space:
+                        can = True
+                    if can:
+                        M[x] = True
+                        changed = True
+                ok = M[x]
+            if any_empty and ok and not space:
+                space = True
+                changed = True
+        if same:
+            for s in range(4):
+                for k in range(b.plen[s], top):
+                    x = s * 13 + k
+                    if G[x]:
+                        continue
+                    if M[x] and (k == 0 or G[x - 1]):
+                        G[x] = True
+                        changed = True
+                    else:
+                        break
+        else:
+            for x in range(52):
+                if rank_of(x) <= top and not G[x] and M[x] and home_ready(x, G, P):
+                    G[x] = True
+                    changed = True
+    for s in range(4):
+        for k in range(top):
+            if not G[s * 13 + k]:
+                return True
+    return False
+
+
+@njit(cache=True)
+def is_lost(b, env, use_doom, extended):
+    """The dead-position test that applies to these rules (rules 4 and 6 of
+    :mod:`.fast`): the doom check where it applies (``extended``: in its
+    extended form), else the simple test.  The players call it with
+    ``extended=False``: their evaluation must stay what it was."""
+    if use_doom and doom_applies(env.P, extended):
+        return is_doomed(b, env)
+    b.info[0] = 0
+    return is_dead(b, env)
+
+
+@njit(cache=True, inline="always")
 def tt_seen(tt, h1, h2):
     """Insert the key (h1, h2) into the table ``tt`` (rows of two uint64); True
     if it was there already.  A full probe window overwrites its first slot
@@ -456,51 +545,48 @@ def tt_seen(tt, h1, h2):
     return False
 
 
+@njit(cache=True, inline="always")
+def tt_has(tt, h1, h2):
+    """Whether key (h1, h2) is in the table (:func:`tt_seen` without inserting)."""
+    mask = np.uint64(tt.shape[0] - 1)
+    k1 = h1 | ONE
+    i0 = h1 & mask
+    for probe in range(8):
+        i = (i0 + np.uint64(probe)) & mask
+        if tt[i, 0] == 0:
+            return False
+        if tt[i, 0] == k1 and tt[i, 1] == h2:
+            return True
+    return False
+
+
 #: Weights of the depth-first search's move ordering (see :func:`evaluate`).
 DFS_WEIGHTS = np.array([4, 4, 1, 0, 0], dtype=np.int64)
 
 
-@njit(cache=True)
-def evaluate(lens, plen, bad, loc_col, loc_dep, P, weights, rounds, depth):
+@njit(cache=True, inline="always")
+def evaluate(b, env, weights, rounds, depth):
     """Score of a position, lower is better: weighted cards not home, cards
     that must visit the tableau, cards above each suit's next foundation card,
     rounds the doom check took, and path length."""
+    P = env.P
     ranks = P[P_RANKS]
-    home = plen[0] + plen[1] + plen[2] + plen[3]
     nbad = 0
     for c in range(P[P_NCOLS]):
-        nbad += bad[c]
+        nbad += b.bad[c]
     block = 0
     for s in range(4):
-        if plen[s] < ranks:
-            x = s * 13 + plen[s]
-            col = loc_col[x]
+        if b.plen[s] < ranks:
+            x = s * 13 + b.plen[s]
+            col = b.loc_col[x]
             if col >= 0:
-                block += lens[col] - 1 - loc_dep[x]
+                block += b.lens[col] - 1 - b.loc_dep[x]
     return (
-        weights[0] * (4 * ranks - home)
+        weights[0] * (4 * ranks - home_count(b))
         + weights[1] * nbad
         + weights[2] * block
         + weights[3] * rounds
         + weights[4] * depth
-    )
-
-
-@njit(cache=True)
-def new_aux(ncols):
-    """Scratch of a search: card locations, column hashes, position key, bad
-    counts, and the doom check's arrays."""
-    return (
-        np.full(52, -99, np.int64),
-        np.zeros(52, np.int64),
-        np.zeros(ncols, np.uint64),
-        np.zeros(ncols, np.uint64),
-        np.zeros(2, np.uint64),
-        np.zeros(ncols, np.int64),
-        np.zeros(52, np.bool_),
-        np.zeros(52, np.bool_),
-        np.zeros(52, np.bool_),
-        np.zeros(2, np.int64),
     )
 
 
@@ -514,10 +600,22 @@ def new_rng(seed):
 
 
 @njit(cache=True)
-def gen_moves(cols, lens, piles, plen, P, out, prune=True):
+def xorshift(state):
+    x = state[0]
+    x ^= x << np.uint64(13)
+    x ^= x >> np.uint64(7)
+    x ^= x << np.uint64(17)
+    state[0] = x
+    return x
+
+
+@njit(cache=True)
+def gen_moves(b, env, out, prune=True):
     """Legal moves (with ``prune``, minus those rule 2 of :mod:`.fast` shows
     pointless); returns how many.  Without ``prune`` they are exactly the moves
     :meth:`~bakers_lab.game.GameState.legal_moves` lists (players make those)."""
+    P = env.P
+    cols, lens, piles, plen = b.cols, b.lens, b.piles, b.plen
     ncols = P[P_NCOLS]
     tb = P[P_TBUILD]
     n = 0
@@ -566,44 +664,15 @@ def gen_moves(cols, lens, piles, plen, P, out, prune=True):
 
 
 @njit(cache=True)
-def xorshift(state):
-    x = state[0]
-    x ^= x << np.uint64(13)
-    x ^= x >> np.uint64(7)
-    x ^= x << np.uint64(17)
-    state[0] = x
-    return x
-
-
-@njit(cache=True)
-def dfs(
-    cols,
-    lens,
-    piles,
-    plen,
-    P,
-    Z1,
-    Z2,
-    ZP1,
-    ZP2,
-    budget,
-    seed,
-    tt_bits,
-    max_depth,
-    max_moves,
-    trail,
-    use_doom,
-):
-    """Depth-first search with a transposition table and ordered moves.
+def dfs(b, env, budget, seed, tt_bits, max_depth, max_moves, trail, use_doom):
+    """Depth-first search with a transposition table and ordered moves, from
+    the position on board ``b`` (filled by :func:`init_board`).
 
     Returns (status, nodes, trail length).  ``status`` is SOLVED (the trail
     holds the solution), UNSOLVABLE (every position reachable under the sound
     prunings was visited) or BUDGET (stopped by the node budget or depth cap).
     """
-    ncols = P[P_NCOLS]
-    decksize = 4 * P[P_RANKS]
-    loc_col, loc_dep, raw1, raw2, hsh, bad, fM, fG, fA, finfo = new_aux(ncols)
-    init_aux(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, loc_col, loc_dep, raw1, raw2, hsh, bad)
+    decksize = 4 * env.P[P_RANKS]
     tt = np.zeros((1 << tt_bits, 2), np.uint64)
     rng = new_rng(seed)
 
@@ -618,94 +687,50 @@ def dfs(
     keys = np.zeros(max_moves, np.int64)
     buf = np.zeros(max_moves, np.int64)
 
-    tp = 0
-    tp = autoplay(
-        cols,
-        lens,
-        piles,
-        plen,
-        loc_col,
-        loc_dep,
-        raw1,
-        raw2,
-        hsh,
-        bad,
-        Z1,
-        Z2,
-        ZP1,
-        ZP2,
-        trail,
-        tp,
-        P,
-    )
+    tp = autoplay(b, env, trail, 0)
     nodes = 1
-    if plen[0] + plen[1] + plen[2] + plen[3] == decksize:
+    if home_count(b) == decksize:
         return SOLVED, nodes, tp
-    if is_lost(cols, lens, plen, loc_col, loc_dep, P, fM, fG, fA, True, finfo):
+    if is_lost(b, env, True, True):
         return UNSOLVABLE, nodes, tp
-    tt_seen(tt, hsh[0], hsh[1])
+    tt_seen(tt, b.hsh[0], b.hsh[1])
     truncated = False
     depth = 0
     fresh = True
     while True:
         if fresh:
-            # generate and order the moves of this node
+            # generate the moves of this node; keep those that lead to a new
+            # position not yet lost, ordered by the score of that position
             tp_at[depth] = tp
-            n = gen_moves(cols, lens, piles, plen, P, buf)
+            n = gen_moves(b, env, buf)
+            kept = 0
             for k in range(n):
-                m = buf[k]
-                t2 = step(
-                    m,
-                    cols,
-                    lens,
-                    piles,
-                    plen,
-                    loc_col,
-                    loc_dep,
-                    raw1,
-                    raw2,
-                    hsh,
-                    bad,
-                    Z1,
-                    Z2,
-                    ZP1,
-                    ZP2,
-                    trail,
-                    tp,
-                    P,
-                )
-                score = evaluate(lens, plen, bad, loc_col, loc_dep, P, DFS_WEIGHTS, 0, 0)
-                undo_to(
-                    tp,
-                    t2,
-                    cols,
-                    lens,
-                    piles,
-                    plen,
-                    loc_col,
-                    loc_dep,
-                    raw1,
-                    raw2,
-                    hsh,
-                    bad,
-                    Z1,
-                    Z2,
-                    ZP1,
-                    ZP2,
-                    trail,
-                )
-                keys[k] = score * 1024 + np.int64(xorshift(rng) & np.uint64(1023))
+                t2 = step(b, env, buf[k], trail, tp)
+                nodes += 1
+                if home_count(b) == decksize:
+                    return SOLVED, nodes, t2
+                # a tie-break for every child, kept or not: the order of the kept
+                # ones is then the order all children would have
+                noise = np.int64(xorshift(rng) & np.uint64(1023))
+                if not tt_has(tt, b.hsh[0], b.hsh[1]) and not is_lost(b, env, use_doom, True):
+                    keys[kept] = evaluate(b, env, DFS_WEIGHTS, 0, 0) * 1024 + noise
+                    buf[kept] = buf[k]
+                    kept += 1
+                undo_to(b, env, trail, t2, tp)
+                if nodes >= budget:
+                    return BUDGET, nodes, tp
+            n = kept
             # insertion sort by key
             for a in range(1, n):
                 kk = keys[a]
                 mm = buf[a]
-                b = a - 1
-                while b >= 0 and keys[b] > kk:
-                    keys[b + 1] = keys[b]
-                    buf[b + 1] = buf[b]
-                    b -= 1
-                keys[b + 1] = kk
-                buf[b + 1] = mm
+                c = a - 1
+                while c >= 0 and keys[c] > kk:
+                    keys[c + 1] = keys[c]
+                    buf[c + 1] = buf[c]
+                    c -= 1
+                keys[c + 1] = kk
+                buf[c + 1] = mm
             if base[depth] + n > mcap:
                 n = 0  # out of room: cut this branch, and say so
                 truncated = True
@@ -718,166 +743,60 @@ def dfs(
         if idx[depth] < nmov[depth]:
             m = mstack[base[depth] + idx[depth]]
             idx[depth] += 1
-            tp = step(
-                m,
-                cols,
-                lens,
-                piles,
-                plen,
-                loc_col,
-                loc_dep,
-                raw1,
-                raw2,
-                hsh,
-                bad,
-                Z1,
-                Z2,
-                ZP1,
-                ZP2,
-                trail,
-                tp,
-                P,
-            )
-            nodes += 1
-            if plen[0] + plen[1] + plen[2] + plen[3] == decksize:
-                return SOLVED, nodes, tp
-            if tt_seen(tt, hsh[0], hsh[1]) or is_lost(
-                cols, lens, plen, loc_col, loc_dep, P, fM, fG, fA, use_doom, finfo
-            ):
-                tp = undo_to(
-                    tp_at[depth],
-                    tp,
-                    cols,
-                    lens,
-                    piles,
-                    plen,
-                    loc_col,
-                    loc_dep,
-                    raw1,
-                    raw2,
-                    hsh,
-                    bad,
-                    Z1,
-                    Z2,
-                    ZP1,
-                    ZP2,
-                    trail,
-                )
+            tp = step(b, env, m, trail, tp)
+            if tt_seen(tt, b.hsh[0], b.hsh[1]):
+                # reached meanwhile in a sibling's subtree
+                tp = undo_to(b, env, trail, tp, tp_at[depth])
             elif depth + 1 >= max_depth:
                 truncated = True
-                tp = undo_to(
-                    tp_at[depth],
-                    tp,
-                    cols,
-                    lens,
-                    piles,
-                    plen,
-                    loc_col,
-                    loc_dep,
-                    raw1,
-                    raw2,
-                    hsh,
-                    bad,
-                    Z1,
-                    Z2,
-                    ZP1,
-                    ZP2,
-                    trail,
-                )
+                tp = undo_to(b, env, trail, tp, tp_at[depth])
             else:
                 depth += 1
                 fresh = True
-            if nodes >= budget:
-                return BUDGET, nodes, tp
         else:
             if depth == 0:
                 return (BUDGET if truncated else UNSOLVABLE), nodes, tp
             depth -= 1
-            tp = undo_to(
-                tp_at[depth],
-                tp,
-                cols,
-                lens,
-                piles,
-                plen,
-                loc_col,
-                loc_dep,
-                raw1,
-                raw2,
-                hsh,
-                bad,
-                Z1,
-                Z2,
-                ZP1,
-                ZP2,
-                trail,
-            )
+            tp = undo_to(b, env, trail, tp, tp_at[depth])
 
 
 @njit(cache=True)
-def init_aux(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, loc_col, loc_dep, raw1, raw2, hsh, bad):
-    """Fill locations, hashes and bad counts from cols/piles."""
-    ncols = P[P_NCOLS]
-    loc_col[:] = -99
-    hsh[0] = 0
-    hsh[1] = 0
-    for c in range(ncols):
-        raw1[c] = 0
-        raw2[c] = 0
-        for j in range(lens[c]):
-            x = cols[c, j]
-            loc_col[x] = c
-            loc_dep[x] = j
-            raw1[c] ^= Z1[x, j]
-            raw2[c] ^= Z2[x, j]
-        hsh[0] += mix1(raw1[c])
-        hsh[1] += mix2(raw2[c])
-        bad[c] = column_bad(cols, lens, c)
-    for s in range(4):
-        for j in range(plen[s]):
-            x = piles[s, j]
-            loc_col[x] = -1 - s
-            loc_dep[x] = j
-            hsh[0] += ZP1[s, x]
-            hsh[1] += ZP2[s, x]
-
-
-@njit(cache=True)
-def encode(cols, lens, piles, plen, P, store, k):
+def encode(b, env, store, k):
     """Write the position into row k of ``store`` (cards, 255 ends a stack)."""
     w = 0
-    for c in range(P[P_NCOLS]):
-        for j in range(lens[c]):
-            store[k, w] = cols[c, j]
+    for c in range(env.P[P_NCOLS]):
+        for j in range(b.lens[c]):
+            store[k, w] = b.cols[c, j]
             w += 1
         store[k, w] = 255
         w += 1
     for s in range(4):
-        for j in range(plen[s]):
-            store[k, w] = piles[s, j]
+        for j in range(b.plen[s]):
+            store[k, w] = b.piles[s, j]
             w += 1
         store[k, w] = 255
         w += 1
 
 
 @njit(cache=True)
-def decode(store, k, P, cols, lens, piles, plen):
+def decode(b, env, store, k):
+    """Set the board's stacks from row k of ``store`` (then :func:`init_board`)."""
     w = 0
-    for c in range(P[P_NCOLS]):
+    for c in range(env.P[P_NCOLS]):
         n = 0
         while store[k, w] != 255:
-            cols[c, n] = store[k, w]
+            b.cols[c, n] = store[k, w]
             n += 1
             w += 1
-        lens[c] = n
+        b.lens[c] = n
         w += 1
     for s in range(4):
         n = 0
         while store[k, w] != 255:
-            piles[s, n] = store[k, w]
+            b.piles[s, n] = store[k, w]
             n += 1
             w += 1
-        plen[s] = n
+        b.plen[s] = n
         w += 1
 
 
@@ -907,8 +826,8 @@ def heap_pop(hk, hv, n):
         a = 2 * i + 1
         if a >= n:
             break
-        b = a + 1
-        m = a if (b >= n or hk[a] <= hk[b]) else b
+        c = a + 1
+        m = a if (c >= n or hk[a] <= hk[c]) else c
         if hk[i] <= hk[m]:
             break
         hk[i], hk[m] = hk[m], hk[i]
@@ -918,28 +837,13 @@ def heap_pop(hk, hv, n):
 
 
 @njit(cache=True)
-def gbfs(
-    cols,
-    lens,
-    piles,
-    plen,
-    P,
-    Z1,
-    Z2,
-    ZP1,
-    ZP2,
-    budget,
-    seed,
-    tt_bits,
-    max_moves,
-    weights,
-    trail,
-    use_doom,
-):
-    """Greedy best-first search: always expand the stored position with the
-    best score.  Finds solutions fast; its result is SOLVED, UNSOLVABLE (the
-    frontier ran dry: every reachable position was expanded) or BUDGET.
-    On SOLVED the trail holds the solution from the start."""
+def gbfs(b, env, budget, seed, tt_bits, max_moves, weights, trail, use_doom):
+    """Greedy best-first search from the position on board ``b``: always
+    expand the stored position with the best score.  Finds solutions fast;
+    its result is SOLVED, UNSOLVABLE (the frontier ran dry: every reachable
+    position was expanded) or BUDGET.  On SOLVED the trail holds the solution
+    from the start."""
+    P = env.P
     ncols = P[P_NCOLS]
     decksize = 4 * P[P_RANKS]
     width = decksize + ncols + 4
@@ -950,38 +854,18 @@ def gbfs(
     gdepth = np.zeros(cap, np.int32)
     hk = np.empty(cap, np.int64)
     hv = np.empty(cap, np.int32)
-    loc_col, loc_dep, raw1, raw2, hsh, bad, fM, fG, fA, finfo = new_aux(ncols)
     tt = np.zeros((1 << tt_bits, 2), np.uint64)
     buf = np.zeros(max_moves, np.int64)
     rng = new_rng(seed)
 
-    init_aux(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, loc_col, loc_dep, raw1, raw2, hsh, bad)
-    tp0 = autoplay(
-        cols,
-        lens,
-        piles,
-        plen,
-        loc_col,
-        loc_dep,
-        raw1,
-        raw2,
-        hsh,
-        bad,
-        Z1,
-        Z2,
-        ZP1,
-        ZP2,
-        trail,
-        0,
-        P,
-    )
-    if plen[0] + plen[1] + plen[2] + plen[3] == decksize:
+    tp0 = autoplay(b, env, trail, 0)
+    if home_count(b) == decksize:
         return SOLVED, 1, tp0
-    if is_lost(cols, lens, plen, loc_col, loc_dep, P, fM, fG, fA, True, finfo):
+    if is_lost(b, env, True, True):
         return UNSOLVABLE, 1, tp0
-    tt_seen(tt, hsh[0], hsh[1])
+    tt_seen(tt, b.hsh[0], b.hsh[1])
     nstored = 1
-    encode(cols, lens, piles, plen, P, store, 0)
+    encode(b, env, store, 0)
     parent[0] = -1
     pmove[0] = 0
     nheap = heap_push(hk, hv, 0, 0, 0)
@@ -990,76 +874,32 @@ def gbfs(
     complete = True
     while nheap > 0 and found < 0:
         k, nheap = heap_pop(hk, hv, nheap)
-        decode(store, k, P, cols, lens, piles, plen)
-        init_aux(
-            cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, loc_col, loc_dep, raw1, raw2, hsh, bad
-        )
-        n = gen_moves(cols, lens, piles, plen, P, buf)
+        decode(b, env, store, k)
+        init_board(b, env)
+        n = gen_moves(b, env, buf)
         for a in range(n):
             m = buf[a]
-            t2 = step(
-                m,
-                cols,
-                lens,
-                piles,
-                plen,
-                loc_col,
-                loc_dep,
-                raw1,
-                raw2,
-                hsh,
-                bad,
-                Z1,
-                Z2,
-                ZP1,
-                ZP2,
-                trail,
-                tp0,
-                P,
-            )
+            t2 = step(b, env, m, trail, tp0)
             nodes += 1
-            if not tt_seen(tt, hsh[0], hsh[1]):
-                home = plen[0] + plen[1] + plen[2] + plen[3]
-                if home == decksize:
+            if not tt_seen(tt, b.hsh[0], b.hsh[1]):
+                if home_count(b) == decksize:
                     parent[nstored] = k
                     pmove[nstored] = m
                     found = nstored
                     nstored += 1
-                elif not is_lost(
-                    cols, lens, plen, loc_col, loc_dep, P, fM, fG, fA, use_doom, finfo
-                ):
+                elif not is_lost(b, env, use_doom, True):
                     if nstored >= cap:
                         complete = False
                     else:
-                        encode(cols, lens, piles, plen, P, store, nstored)
+                        encode(b, env, store, nstored)
                         parent[nstored] = k
                         pmove[nstored] = m
                         gdepth[nstored] = gdepth[k] + 1
-                        score = evaluate(
-                            lens, plen, bad, loc_col, loc_dep, P, weights, finfo[0], gdepth[nstored]
-                        )
+                        score = evaluate(b, env, weights, b.info[0], gdepth[nstored])
                         key = score * 4096 + np.int64(xorshift(rng) & np.uint64(4095))
                         nheap = heap_push(hk, hv, nheap, key, nstored)
                         nstored += 1
-            undo_to(
-                tp0,
-                t2,
-                cols,
-                lens,
-                piles,
-                plen,
-                loc_col,
-                loc_dep,
-                raw1,
-                raw2,
-                hsh,
-                bad,
-                Z1,
-                Z2,
-                ZP1,
-                ZP2,
-                trail,
-            )
+            undo_to(b, env, trail, t2, tp0)
             if found >= 0:
                 break
         if nodes >= budget and found < 0:
@@ -1076,118 +916,9 @@ def gbfs(
         k = parent[k]
     if tp0 + 2 * d + decksize + 2 > trail.shape[0]:
         return BUDGET, nodes, tp0  # a path longer than the trail can hold
-    decode(store, 0, P, cols, lens, piles, plen)
-    init_aux(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, loc_col, loc_dep, raw1, raw2, hsh, bad)
+    decode(b, env, store, 0)
+    init_board(b, env)
     tp = tp0
     for i in range(d - 1, -1, -1):
-        m = path[i]
-        tp = step(
-            m,
-            cols,
-            lens,
-            piles,
-            plen,
-            loc_col,
-            loc_dep,
-            raw1,
-            raw2,
-            hsh,
-            bad,
-            Z1,
-            Z2,
-            ZP1,
-            ZP2,
-            trail,
-            tp,
-            P,
-        )
+        tp = step(b, env, path[i], trail, tp)
     return SOLVED, nodes, tp
-
-
-@njit(cache=True)
-def is_doomed(cols, lens, plen, loc_col, loc_dep, P, M, G, A, info):
-    """True if some card can provably never reach home: a least fixed point
-    over a relaxed game (see :mod:`.fast`, rule 4).  M, G, A: scratch bool[52].
-
-    A[x]: x can be uncovered some time (every card above it can move away);
-    M[x]: x can move away from where it lies (home, or onto an uncoverable
-    parent that is not home); G[x]: x can reach home (M[x] and its suit's lower
-    card can).  Facts start false and are derived only from facts already
-    derived, so every fact that real play makes true is derived too."""
-    if P[P_FRET] != 0 or P[P_FBUILD] != SAME_SUIT or P[P_EMPTY] == EMPTY_ANY or P[P_SEQ] != 0:
-        return False
-    ncols = P[P_NCOLS]
-    tb = P[P_TBUILD]
-    top = P[P_RANKS]
-    king_empty = P[P_EMPTY] == EMPTY_KING
-    for x in range(52):
-        M[x] = False
-        G[x] = False
-        A[x] = False
-    for s in range(4):
-        for k in range(plen[s]):
-            G[s * 13 + k] = True
-    changed = True
-    info[0] = 0
-    while changed:
-        changed = False
-        info[0] += 1
-        for c in range(ncols):
-            ok = True
-            for j in range(lens[c] - 1, -1, -1):
-                x = cols[c, j]
-                if not ok:
-                    break
-                if not A[x]:
-                    A[x] = True
-                    changed = True
-                if not M[x]:
-                    r = rank_of(x)
-                    s = x // 13
-                    can = r == 1 or G[x - 1]
-                    if not can and r < top:
-                        for t in range(4):
-                            if (
-                                tb == ANY_SUIT
-                                or (tb == SAME_SUIT and t == s)
-                                or (tb == ALT_COLOUR and (t >= 2) != (s >= 2))
-                            ):
-                                p = t * 13 + r
-                                if plen[t] <= r and A[p]:
-                                    can = True
-                                    break
-                    if not can and r == top and king_empty:
-                        can = True
-                    if can:
-                        M[x] = True
-                        changed = True
-                ok = M[x]
-        for s in range(4):
-            for k in range(plen[s], top):
-                x = s * 13 + k
-                if G[x]:
-                    continue
-                if M[x] and (k == 0 or G[x - 1]):
-                    G[x] = True
-                    changed = True
-                else:
-                    break
-    for s in range(4):
-        if not G[s * 13 + top - 1]:
-            return True
-    return False
-
-
-@njit(cache=True)
-def is_lost(cols, lens, plen, loc_col, loc_dep, P, M, G, A, use_doom, info):
-    """The dead-position test that applies to these rules (rule 4 of :mod:`.fast`)."""
-    if (
-        use_doom
-        and P[P_FRET] == 0
-        and P[P_FBUILD] == SAME_SUIT
-        and P[P_EMPTY] != EMPTY_ANY
-        and P[P_SEQ] == 0
-    ):
-        return is_doomed(cols, lens, plen, loc_col, loc_dep, P, M, G, A, info)
-    info[0] = 0
-    return is_dead(cols, lens, plen, loc_col, loc_dep, P)

@@ -1,10 +1,11 @@
 """The compiled play loop of the human-like players (numba, nopython, cached).
 
 See :mod:`.players` for the public API, the policies and why a game always ends.
-It works on the same integer arrays and helpers as the solver's core
-(:mod:`._core`): ``step`` plays a move and its automatic foundation moves and
-records both on the trail, ``undo_to`` takes them back, and the position key
-(``hsh``) is the solver's order-free hash.
+It works on the same records and helpers as the solver's core (:mod:`._core`):
+a :data:`~._core.Board` (the position and what is derived from it) and an
+:data:`~._core.Env` (rules and hash tables); ``step`` plays a move and its
+automatic foundation moves and records both on the trail, ``undo_to`` takes
+them back, and the position key (``b.hsh``) is the solver's order-free hash.
 """
 
 from __future__ import annotations
@@ -20,14 +21,17 @@ from ._core import (
     P_RANKS,
     PILE,
     SAME_SUIT,
+    Env,
     autoplay,
     gen_moves,
-    init_aux,
+    home_count,
+    init_board,
     is_lost,
-    new_aux,
+    new_board,
     new_rng,
     rank_of,
     step,
+    tt_has,
     tt_seen,
     undo_to,
     xorshift,
@@ -47,27 +51,14 @@ DOOMED = 50
 
 
 @njit(cache=True)
-def tt_has(tt, h1, h2):
-    """Whether key (h1, h2) is in the table (:func:`._core.tt_seen` without inserting)."""
-    mask = np.uint64(tt.shape[0] - 1)
-    k1 = h1 | np.uint64(1)
-    i0 = h1 & mask
-    for probe in range(8):
-        i = (i0 + np.uint64(probe)) & mask
-        if tt[i, 0] == 0:
-            return False
-        if tt[i, 0] == k1 and tt[i, 1] == h2:
-            return True
-    return False
-
-
-@njit(cache=True)
-def score(cols, lens, plen, loc_col, loc_dep, bad, P, W, M, G, A, info):
+def score(b, env, W):
     """The careful player's evaluation of a position, lower is better (see
     :mod:`.players` for each term and the tip it comes from)."""
+    P = env.P
+    lens, loc_col, loc_dep = b.lens, b.loc_col, b.loc_dep
     ranks = P[P_RANKS]
     ncols = P[P_NCOLS]
-    home = plen[0] + plen[1] + plen[2] + plen[3]
+    home = home_count(b)
     if home == 4 * ranks:
         return WIN_SCORE
     total = W[W_HOME] * (4 * ranks - home)
@@ -90,18 +81,19 @@ def score(cols, lens, plen, loc_col, loc_dep, bad, P, W, M, G, A, info):
     if W[W_TRAPS] != 0:
         nbad = 0
         for c in range(ncols):
-            nbad += bad[c]
-        if is_lost(cols, lens, plen, loc_col, loc_dep, P, M, G, A, True, info):
+            nbad += b.bad[c]
+        if is_lost(b, env, True, False):
             nbad += DOOMED
         total += W[W_TRAPS] * nbad
     return total
 
 
 @njit(cache=True)
-def dig_depths(cols, lens, plen, P, out):
+def dig_depths(b, P, out):
     """For each column, how many cards lie above its shallowest *wanted* card (one
     the foundations take next: the lowest rank of its suit not yet home; with
     alternate-colour foundations, the lowest rank left in the tableau); 1023 if none."""
+    cols, lens, plen = b.cols, b.lens, b.plen
     ncols = P[P_NCOLS]
     low = 99
     for c in range(ncols):
@@ -148,13 +140,22 @@ def play(
     max_moves,
     tt_bits,
 ):
-    """Play one game from the position in the arrays; returns (result, trail
+    """Play one game from the position in the arrays (see :func:`play_board`)."""
+    env = Env(P, Z1, Z2, ZP1, ZP2)
+    b = new_board(cols, lens, piles, plen)
+    return play_board(b, env, policy, depth, W, seed, cap, patience, trail, max_moves, tt_bits)
+
+
+@njit(cache=True)
+def play_board(b, env, policy, depth, W, seed, cap, patience, trail, max_moves, tt_bits):
+    """Play one game from the position on board ``b``; returns (result, trail
     length, positions evaluated, decisions).  The trail holds every move,
     automatic foundation moves included."""
+    P = env.P
     ncols = P[P_NCOLS]
     decksize = 4 * P[P_RANKS]
-    loc_col, loc_dep, raw1, raw2, hsh, bad, fM, fG, fA, finfo = new_aux(ncols)
-    init_aux(cols, lens, piles, plen, P, Z1, Z2, ZP1, ZP2, loc_col, loc_dep, raw1, raw2, hsh, bad)
+    init_board(b, env)
+    hsh = b.hsh
     tt = np.zeros((1 << tt_bits, 2), np.uint64)
     rng = new_rng(seed)
     buf = np.zeros(max_moves, np.int64)
@@ -167,30 +168,12 @@ def play(
     lh1 = np.zeros(depth, np.uint64)
     lh2 = np.zeros(depth, np.uint64)
 
-    tp = autoplay(
-        cols,
-        lens,
-        piles,
-        plen,
-        loc_col,
-        loc_dep,
-        raw1,
-        raw2,
-        hsh,
-        bad,
-        Z1,
-        Z2,
-        ZP1,
-        ZP2,
-        trail,
-        0,
-        P,
-    )
+    tp = autoplay(b, env, trail, 0)
     tt_seen(tt, hsh[0], hsh[1])
     nodes = 0
     decisions = 0
     stall = 0
-    home = plen[0] + plen[1] + plen[2] + plen[3]
+    home = home_count(b)
     while True:
         if home == decksize:
             return WON, tp, nodes, decisions
@@ -198,9 +181,9 @@ def play(
             return CAPPED, tp, nodes, decisions
         if stall >= patience:
             return PATIENCE, tp, nodes, decisions
-        n = gen_moves(cols, lens, piles, plen, P, buf, False)
+        n = gen_moves(b, env, buf, False)
         if policy == GREEDY:
-            dig_depths(cols, lens, plen, P, dig)
+            dig_depths(b, P, dig)
         best = -1
         best_key = np.int64(0)
         for a in range(n):
@@ -212,27 +195,8 @@ def play(
                     greedy_key = np.int64(a)  # home moves first, in move order
                 elif src < PILE:
                     # dig toward the next wanted card, then from the tallest column
-                    greedy_key = np.int64(1 << 20) + dig[src] * 1024 + 1023 - lens[src]
-            t2 = step(
-                m,
-                cols,
-                lens,
-                piles,
-                plen,
-                loc_col,
-                loc_dep,
-                raw1,
-                raw2,
-                hsh,
-                bad,
-                Z1,
-                Z2,
-                ZP1,
-                ZP2,
-                trail,
-                tp,
-                P,
-            )
+                    greedy_key = np.int64(1 << 20) + dig[src] * 1024 + 1023 - b.lens[src]
+            t2 = step(b, env, m, trail, tp)
             if not tt_has(tt, hsh[0], hsh[1]):
                 nodes += 1
                 noise = np.int64(xorshift(rng) & np.uint64(1023))
@@ -241,57 +205,25 @@ def play(
                 elif policy == GREEDY:
                     key = greedy_key
                 else:
-                    value = score(cols, lens, plen, loc_col, loc_dep, bad, P, W, fM, fG, fA, finfo)
+                    value = score(b, env, W)
                     if depth > 1 and value > WIN_SCORE:
                         # every line of up to depth moves that starts with this one
                         lh1[0] = hsh[0]
                         lh2[0] = hsh[1]
                         ltp[0] = t2
-                        lcount[0] = gen_moves(cols, lens, piles, plen, P, lbuf[0], False)
+                        lcount[0] = gen_moves(b, env, lbuf[0], False)
                         lidx[0] = 0
                         lvl = 0
                         while lvl >= 0:
                             if lidx[lvl] < lcount[lvl]:
                                 mm = lbuf[lvl, lidx[lvl]]
                                 lidx[lvl] += 1
-                                t3 = step(
-                                    mm,
-                                    cols,
-                                    lens,
-                                    piles,
-                                    plen,
-                                    loc_col,
-                                    loc_dep,
-                                    raw1,
-                                    raw2,
-                                    hsh,
-                                    bad,
-                                    Z1,
-                                    Z2,
-                                    ZP1,
-                                    ZP2,
-                                    trail,
-                                    ltp[lvl],
-                                    P,
-                                )
+                                t3 = step(b, env, mm, trail, ltp[lvl])
                                 if not tt_has(tt, hsh[0], hsh[1]) and not on_line(
                                     lh1, lh2, lvl + 1, hsh[0], hsh[1]
                                 ):
                                     nodes += 1
-                                    v = score(
-                                        cols,
-                                        lens,
-                                        plen,
-                                        loc_col,
-                                        loc_dep,
-                                        bad,
-                                        P,
-                                        W,
-                                        fM,
-                                        fG,
-                                        fA,
-                                        finfo,
-                                    )
+                                    v = score(b, env, W)
                                     if v == WIN_SCORE:
                                         v = WIN_SCORE + lvl + 1  # sooner is better
                                     if v < value:
@@ -301,99 +233,24 @@ def play(
                                         lh1[lvl] = hsh[0]
                                         lh2[lvl] = hsh[1]
                                         ltp[lvl] = t3
-                                        lcount[lvl] = gen_moves(
-                                            cols, lens, piles, plen, P, lbuf[lvl], False
-                                        )
+                                        lcount[lvl] = gen_moves(b, env, lbuf[lvl], False)
                                         lidx[lvl] = 0
                                         continue
-                                undo_to(
-                                    ltp[lvl],
-                                    t3,
-                                    cols,
-                                    lens,
-                                    piles,
-                                    plen,
-                                    loc_col,
-                                    loc_dep,
-                                    raw1,
-                                    raw2,
-                                    hsh,
-                                    bad,
-                                    Z1,
-                                    Z2,
-                                    ZP1,
-                                    ZP2,
-                                    trail,
-                                )
+                                undo_to(b, env, trail, t3, ltp[lvl])
                             else:
                                 if lvl > 0:
-                                    undo_to(
-                                        ltp[lvl - 1],
-                                        ltp[lvl],
-                                        cols,
-                                        lens,
-                                        piles,
-                                        plen,
-                                        loc_col,
-                                        loc_dep,
-                                        raw1,
-                                        raw2,
-                                        hsh,
-                                        bad,
-                                        Z1,
-                                        Z2,
-                                        ZP1,
-                                        ZP2,
-                                        trail,
-                                    )
+                                    undo_to(b, env, trail, ltp[lvl], ltp[lvl - 1])
                                 lvl -= 1
                     key = value * 1024 + noise
                 if best < 0 or key < best_key:
                     best = a
                     best_key = key
-            undo_to(
-                tp,
-                t2,
-                cols,
-                lens,
-                piles,
-                plen,
-                loc_col,
-                loc_dep,
-                raw1,
-                raw2,
-                hsh,
-                bad,
-                Z1,
-                Z2,
-                ZP1,
-                ZP2,
-                trail,
-            )
+            undo_to(b, env, trail, t2, tp)
         if best < 0:
             return STUCK, tp, nodes, decisions
-        tp = step(
-            buf[best],
-            cols,
-            lens,
-            piles,
-            plen,
-            loc_col,
-            loc_dep,
-            raw1,
-            raw2,
-            hsh,
-            bad,
-            Z1,
-            Z2,
-            ZP1,
-            ZP2,
-            trail,
-            tp,
-            P,
-        )
+        tp = step(b, env, buf[best], trail, tp)
         tt_seen(tt, hsh[0], hsh[1])
         decisions += 1
-        now = plen[0] + plen[1] + plen[2] + plen[3]
+        now = home_count(b)
         stall = 0 if now > home else stall + 1
         home = now

@@ -15,7 +15,9 @@ foundation cards, how entangled the columns are), with varied weights and
 random tie-breaks and growing budgets, because the effort to find a solution
 is heavy-tailed and a fresh start often finds at once what a long run misses;
 and last a depth-first search with a transposition table and ordered moves,
-which proves most unsolvable deals.  Any run whose search space runs dry
+which proves most unsolvable deals (it steps into each child once to score
+it, and keeps only the children that are new and not lost, so a node's
+doomed or already seen children cost one step, not two).  Any run whose search space runs dry
 proves the deal unsolvable.  The runs and their seeds are fixed, so the result
 is the same on every machine for the same position, rules and budget.
 
@@ -67,10 +69,10 @@ one; so an exhausted search proves the position unsolvable.
    the fixed point leaves unable to reach home can never get there, and the
    position is lost.  (A King above a lower card of its suit, or a card whose
    every parent is home or buried beneath it, are the simplest cases.)  Where
-   the fixed point does not apply, a simpler test cuts the position when a card
-   above a lower card of its own suit has every parent home or buried beneath
-   it (with sequence moves a parent beneath it still counts: a run may carry
-   it away).
+   the fixed point does not apply (sequence moves), a simpler test cuts the
+   position when a card above a lower card of its own suit has every parent
+   home or buried beneath it (with sequence moves a parent beneath it still
+   counts: a run may carry it away).
 5. **Transpositions.**  A position already in the table is not searched again
    (it was searched, or is being searched higher on the current path).  The
    table has a fixed size (``2**tt_bits`` entries of 16 bytes); when a probe
@@ -78,11 +80,56 @@ one; so an exhausted search proves the position unsolvable.
    never soundness.  A wrong "seen" needs two positions to agree on both 64-bit
    keys: with 10**8 positions the chance is below 10**-21.
 
+6. **The doom check under the other rules.**  Rule 4's fixed point extends
+   to foundation returns, alternate-colour foundations and empty columns that
+   take any card; each change only *adds* derivations, so each fact real play
+   makes true is still derived (the induction of rule 4 over the order in
+   which real play makes facts true goes through unchanged):
+
+   - *Foundation returns*: a card at home, or one that can reach home, may
+     come back as a parent, so a parent counts when it can be uncovered in
+     the tableau *or* can reach home (cards returned on top of a card only
+     cover it more, so "every card now above it can move away" is still
+     needed to uncover it).
+   - *Alternate-colour foundations*: a card can go home once some card one
+     rank lower of the other colour can reach home (an Ace: always), which
+     is what any pile needs before taking it; which pile is not tracked.
+     The position is lost when some card cannot reach home.
+   - *Empty columns that take any card*: once some column can be emptied
+     (one is empty now, or every card of a column can move away), every
+     uncovered card can move away (into it).
+
+   Sequence moves keep the simple test: a run carries cards that cannot move
+   on their own, which the fixed point does not model.
+
 The depth of a search path is capped (``max_depth``); a search that hit the
 cap reports ``unresolved``, never ``unsolvable``.
 
 Every ``solved`` result is replayed move by move by :class:`~bakers_lab.game.GameState`,
 the rule engine, before it is returned: ``verified`` is that check.
+
+Memory
+------
+A run's transposition table has ``2**tt_bits`` entries of 16 bytes, sized to
+its own budget (``tt_bits`` = bits of ``2 * budget``, at most ``MAX_TT_BITS``);
+a best-first run stores about 100 bytes per kept position.  At the default
+budget the largest run is the closing depth-first search (about a fifth of
+the budget, 2**21 entries = 32 MiB; half the budget, 128 MiB, under sequence
+moves, where the doom check does not apply), so one solve stays well under
+256 MiB.  ``benchmarks/solver.py`` measures it: the peak RSS while solving
+(the kernel's mark reset after loading) minus the RSS after importing
+bakers_lab and solving a small deal.
+
+Deals left open
+---------------
+Baker's Dozen game 417 (unresolved for Freecell Solver's authors at 10**8
+states) is still open: 10**9 nodes of the old portfolio (1,475 s) did not
+settle it, greedy best-first runs of 2,000,000 nodes (weights 0 and 3) find
+no solution, and the other Baker's Dozen deals left open at the default
+budget (1650, 2110, 3036, 3285, 4242, …) behave the same way: depth-first
+searches of 2 * 10**7 nodes do not exhaust them.  They look unsolvable, with
+proofs beyond what the doom check can shorten (it cannot see two cards that
+need the same parent at the same time).
 """
 
 from __future__ import annotations
@@ -91,7 +138,7 @@ import functools
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, cast
 
 import numpy as np
 
@@ -258,6 +305,19 @@ def _arrays(g: GameState) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
     return cols, lens, piles, plen
 
 
+def _env(r: Rules) -> _core.Env:
+    """The compiled core's fixed tables for these rules (:data:`._core.Env`)."""
+    return _core.Env(rules_vector(r), _Z1, _Z2, _ZP1, _ZP2)
+
+
+def _board(g: GameState, env: _core.Env) -> _core.Board:
+    """A fresh board record of position ``g`` (:data:`._core.Board`), derived
+    arrays filled in."""
+    b = cast(_core.Board, _core.new_board(*_arrays(g)))
+    _core.init_board(b, env)
+    return b
+
+
 #: Heuristic weights of the best-first runs, used in turn: cards not home,
 #: cards that must visit the tableau (above a lower card of their suit), cards
 #: above each suit's next card, rounds the doom check needed to settle (how
@@ -276,19 +336,14 @@ _WEIGHTS = (
 _GBFS_STAGES = ((5_000, 32), (20_000, 128), (100_000, 10**9))
 #: Share of the budget (after the probe) that best-first restarts may use: with
 #: the doom check most unsolvable deals are caught early, so the restarts get
-#: more; without it (foundation return, alternate-colour foundations, sequence
-#: moves, empty columns that take any card) proofs need the depth-first search.
+#: more; without it (sequence moves) proofs need the depth-first search.
 _GBFS_SHARE = {True: 0.8, False: 0.5}
 
 
 def _doom_applies(r: Rules) -> bool:
-    """Whether the least-fixed-point doom check (rule 4) works under these rules."""
-    return (
-        not r.foundation_return
-        and r.foundation_build == "same_suit"
-        and r.empty_column != "any"
-        and r.move_unit == "card"
-    )
+    """Whether the least-fixed-point doom check (rules 4 and 6) works under these
+    rules: every rule but sequence moves."""
+    return r.move_unit == "card"
 
 
 def _portfolio(max_nodes: int, doom: bool = True) -> Iterator[tuple[str, int, int]]:
@@ -397,7 +452,6 @@ def solve(
     max_nodes = as_int(max_nodes, "max_nodes", low=1, high=MAX_NODES)
     max_depth = as_int(max_depth, "max_depth", low=1, high=MAX_DEPTH)
     r = start.rules
-    P = rules_vector(r)
     maxrun = r.ranks if r.move_unit == "sequence" else 1
     max_moves = r.columns * maxrun * (r.columns + 2) + 4 * (r.columns + 2) + 8
     # a path holds at most max_depth moves; automatic moves add at most one per
@@ -408,47 +462,18 @@ def solve(
     moves: tuple[Move, ...] = ()
     verified = False
     runs = 0
+    env = _env(r)
     for kind, budget, seed in _portfolio(max_nodes, _doom_applies(r)):
-        cols, lens, piles, plen = _arrays(start)
+        b = _board(start, env)
         tt_bits = max(12, min(MAX_TT_BITS, int(budget * 2 - 1).bit_length()))
         if kind == "dfs":
             status, used, tp = _core.dfs(
-                cols,
-                lens,
-                piles,
-                plen,
-                P,
-                _Z1,
-                _Z2,
-                _ZP1,
-                _ZP2,
-                budget,
-                seed,
-                tt_bits,
-                max_depth,
-                max_moves,
-                trail,
-                True,
+                b, env, budget, seed, tt_bits, max_depth, max_moves, trail, True
             )
         else:
             weights = np.array(_WEIGHTS[seed % len(_WEIGHTS)], dtype=np.int64)
             status, used, tp = _core.gbfs(
-                cols,
-                lens,
-                piles,
-                plen,
-                P,
-                _Z1,
-                _Z2,
-                _ZP1,
-                _ZP2,
-                budget,
-                seed,
-                tt_bits,
-                max_moves,
-                weights,
-                trail,
-                True,
+                b, env, budget, seed, tt_bits, max_moves, weights, trail, True
             )
         nodes += int(used)
         runs += 1

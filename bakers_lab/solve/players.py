@@ -74,16 +74,12 @@ from ..rules import Rules
 from ..validate import as_int
 from . import _players
 from .fast import (
-    _Z1,
-    _Z2,
-    _ZP1,
-    _ZP2,
     SolverError,
-    _arrays,
+    _board,
+    _env,
     _start,
     _to_moves,
     _verify,
-    rules_vector,
 )
 
 __all__ = [
@@ -286,16 +282,14 @@ def play(
     cap = as_int(max_moves, "max_moves", low=1, high=100_000, error=PlayerError)
     patience = as_int(patience, "patience", low=1, high=100_000, error=PlayerError)
     r = start.rules
-    P = rules_vector(r)
     maxrun = r.ranks if r.move_unit == "sequence" else 1
     max_moves_buf = r.columns * maxrun * (r.columns + 2) + 4 * (r.columns + 2) + 8
     trail = np.zeros((2 * cap + (who.depth + 1) * (r.deck_size + 2) + 8, 6), dtype=np.int64)
-    cols, lens, piles, plen = _arrays(start)
+    env = _env(r)
     tt_bits = max(10, int(2 * cap).bit_length())
-    result, tp, nodes, decisions = _players.play(
-        cols, lens, piles, plen, P, _Z1, _Z2, _ZP1, _ZP2, _POLICY[who.policy], who.depth,
-        who.weights(), _seed(r, who.name, start, number), cap, patience, trail, max_moves_buf,
-        tt_bits,
+    result, tp, nodes, decisions = _players.play_board(
+        _board(start, env), env, _POLICY[who.policy], who.depth, who.weights(),
+        _seed(r, who.name, start, number), cap, patience, trail, max_moves_buf, tt_bits,
     )  # fmt: skip
     moves, won = _verify(start, _to_moves(trail, int(tp)), who=f"{who.name} player")
     outcome: Literal["won", "lost"] = "won" if result == _players.WON else "lost"
