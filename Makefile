@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: test lint survey venv clean lab app
+.PHONY: test lint survey venv clean lab app check-data ratings
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,14 @@ test: lint
 
 survey: $(STAMP)
 	$(BIN)/bakers-lab survey --deals 1-1000 --variant bakers_dozen --players solver --jobs -1 --out data/runs/bakers_dozen_1-1000
+
+# replay every row of every shipped survey on the rule engine (make test replays a fifth)
+check-data: $(STAMP)
+	BAKERS_LAB_FULL_DATA=1 $(BIN)/python -m pytest -q tests/test_shipped_data.py
+
+# the difficulty ratings that ship with the package, from the surveys in data/
+ratings: $(STAMP)
+	$(BIN)/bakers-lab ratings --out bakers_lab/ratings.parquet
 
 # JupyterLab on the notebooks (Ctrl-C stops it)
 lab: $(STAMP)

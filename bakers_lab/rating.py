@@ -5,16 +5,23 @@ ladder (:data:`RATERS`: ``greedy``, ``careful``, ``lookahead-2``, each a fixed,
 deterministic way of playing) and the solver, with its effort (nodes) where no
 player wins:
 
-=============  ======================================================
-``very easy``  all three players win it (even ``greedy``)
-``easy``       two of the three win it (in practice careful and lookahead-2)
-``medium``     one of them wins it
-``hard``       none of them wins it; the solver wins it with at most
-               :data:`HARD_NODES` nodes
-``very hard``  none of them wins it; the solver needs more nodes
-``unwinnable`` the solver proved that no sequence of moves wins
-``not settled`` the solver could not settle it within its default budget
-=============  ======================================================
+===============  ========================================================  =======
+tag              definition                                                share
+===============  ========================================================  =======
+``very easy``    all three players win it (even ``greedy``)                 5.2 %
+``easy``         two of the three win it (mostly careful and lookahead-2)  31.8 %
+``medium``       one of them wins it                                       29.4 %
+``hard``         none of them wins it; the solver wins it with at most     16.2 %
+                 :data:`HARD_NODES` (3,000) nodes
+``very hard``    none of them wins it; the solver needs more nodes         16.9 %
+``unwinnable``   the solver proved that no sequence of moves wins           0.2 %
+``not settled``  the solver could not settle it within its default budget   0.2 %
+===============  ========================================================  =======
+
+The shares are of Baker's Dozen games 1-32,000 (the shipped ratings,
+:func:`ratings`; counts 1,657 / 10,170 / 9,424 / 5,195 / 5,421 / 76 / 57).
+:data:`HARD_NODES` is about the median effort on the deals no player wins,
+so "hard" and "very hard" split them in two halves.
 
 Counting the players that lose, rather than naming the weakest one that wins,
 keeps the tags ordered for every player: a deal that ``greedy`` wins but
@@ -22,10 +29,10 @@ keeps the tags ordered for every player: a deal that ``greedy`` wins but
 The players and the solver are deterministic, so a deal's tag is the same on
 every machine.
 
-Share of the tags on Baker's Dozen games 1-32,000 (the shipped ratings,
-:func:`ratings`): see :data:`SHARES`; the win rate of every player of the
-ladder falls from "very easy" to "very hard" (``tests/test_difficulty.py``
-checks it on the shipped surveys).
+The win rate of every player falls from "very easy" to "very hard", those
+of the ladder, of the players outside it (``random``, ``lookahead-3``, the
+careful player without one of its tips) and in every preset
+(``tests/test_rating.py`` checks it on every shipped survey).
 
 >>> import bakers_lab as bl
 >>> d = bl.difficulty(5)
@@ -85,11 +92,19 @@ WINNABLE: tuple[Tag, ...] = TAGS[:5]
 #: The players whose games rate a deal (weakest first).
 RATERS = ("greedy", "careful", "lookahead-2")
 #: Most solver nodes of a "hard" deal (more: "very hard"): about the median
-#: effort on the Baker's Dozen deals no rater wins.
-HARD_NODES = 2_500
+#: effort on the Baker's Dozen deals no rater wins (3,169 on games 1-32,000).
+HARD_NODES = 3_000
 #: Share of each tag in the shipped ratings of Baker's Dozen games 1-32,000
 #: (percent; :func:`ratings` gives the table).
-SHARES: dict[Tag, float] = {}
+SHARES: dict[Tag, float] = {
+    "very easy": 5.2,
+    "easy": 31.8,
+    "medium": 29.4,
+    "hard": 16.2,
+    "very hard": 16.9,
+    "unwinnable": 0.2,
+    "not settled": 0.2,
+}
 #: The shipped ratings (a package file, made by ``bakers-lab ratings``).
 RATINGS_FILE = "ratings.parquet"
 

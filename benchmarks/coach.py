@@ -25,7 +25,7 @@ import bakers_lab as bl
 from bakers_lab.coach import position_after
 from bakers_lab.solve.fast import DEFAULT_MAX_NODES
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "bakers_dozen_1-10000"
+DATA = Path(__file__).resolve().parent.parent / "data"
 
 
 def check(deal: int, player: str, solution: str, max_nodes: int) -> tuple[str, bool, float]:
@@ -55,8 +55,9 @@ def main() -> None:
     ap.add_argument("--max-nodes", type=int, default=DEFAULT_MAX_NODES)
     ap.add_argument("--jobs", type=int, default=-1)
     args = ap.parse_args()
-    t = bl.read_survey(DATA)
-    solved = set(t.loc[(t.player == "solver") & (t.outcome == "won"), "deal"])
+    solver = bl.read_survey(DATA / "bakers_dozen_1-32000")
+    solved = set(solver.loc[solver.outcome == "won", "deal"])
+    t = bl.read_survey(DATA / "bakers_dozen_players_1-32000")
     todo = []
     for player in args.players.split(","):
         rows = t[(t.player == player) & (t.outcome == "lost") & t.deal.isin(solved)]

@@ -20,8 +20,9 @@ BUDGET = 1_000_000
 @pytest.fixture(scope="module")
 def lost_games():
     """Lost games of careful and lookahead-2 on deals the solver won (shipped rows)."""
-    t = bl.read_survey(DATA / "bakers_dozen_1-10000")
-    solved = set(t.loc[(t.player == "solver") & (t.outcome == "won"), "deal"])
+    solver = bl.read_survey(DATA / "bakers_dozen_1-32000")
+    solved = set(solver.loc[solver.outcome == "won", "deal"])
+    t = bl.read_survey(DATA / "bakers_dozen_players_1-32000")
     lost = t[t.player.isin(["careful", "lookahead-2"]) & (t.outcome == "lost")]
     return lost[lost.deal.isin(solved)]
 

@@ -1,0 +1,174 @@
+"""Difficulty tags: their definition, the shipped ratings, and picking games by them."""
+
+import itertools
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import bakers_lab as bl
+from bakers_lab.cli import main
+from bakers_lab.rating import (
+    HARD_NODES,
+    RATERS,
+    SHARES,
+    TAGS,
+    WINNABLE,
+    _compute,
+    parse_tag,
+    rate,
+    ratings,
+    ratings_from_survey,
+    tag_of,
+)
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+SURVEYS = sorted(p.parent for p in DATA.glob("*/_survey.json"))
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    return ratings()
+
+
+def test_the_definition():
+    everyone = set(RATERS)
+    assert tag_of(everyone, "solved", 10**9) == "very easy"
+    assert tag_of({"careful", "lookahead-2"}, "won", 5) == "easy"
+    assert tag_of({"greedy", "lookahead-2"}, "solved", 5) == "easy"  # counted, not ranked
+    assert tag_of({"lookahead-2"}, "solved", 5) == "medium"
+    assert tag_of((), "solved", HARD_NODES) == "hard"
+    assert tag_of((), "solved", HARD_NODES + 1) == "very hard"
+    assert tag_of(everyone, "unsolvable", 5) == tag_of((), "lost", 5) == "unwinnable"
+    assert tag_of(everyone, "unresolved", 5) == "not settled"
+    assert [parse_tag(t) for t in ("Very-Easy", "very_hard", " hard ", "not-settled")] == [
+        "very easy",
+        "very hard",
+        "hard",
+        "not settled",
+    ]
+    with pytest.raises(bl.DifficultyError, match=re.escape("unknown difficulty 'hardest'; the")):
+        parse_tag("hardest")
+    with pytest.raises(bl.DifficultyError, match="a difficulty is text"):
+        parse_tag(3)
+
+
+def test_the_shipped_ratings_cover_the_games_asked_for(shipped):
+    bd = shipped[shipped.variant == "bakers_dozen"]
+    assert bd.deal.tolist() == list(range(1, 32_001))
+    for v in bl.variant_names():
+        if v != "bakers_dozen":
+            assert shipped[shipped.variant == v].deal.tolist() == list(range(1, 2_001)), v
+    shares = bd.tag.value_counts(normalize=True)
+    assert {t: round(100 * shares[t], 1) for t in TAGS} == SHARES
+
+
+#: The one pair that does not fall everywhere: in house_sequences (empty columns take any
+#: run), greedy wins 5.3 % of the "easy" deals but 8.6 % of the "medium" ones (its wins are
+#: less tied to careful's and lookahead-2's there); from very easy to easy and from medium to
+#: very hard its rate still falls.  Listed, so that any other exception fails the test.
+NOT_FALLING = {("house_sequences", "greedy"): ("easy", "medium")}
+
+
+@pytest.mark.parametrize("survey", SURVEYS, ids=lambda p: p.name)
+def test_every_players_win_rate_falls_from_very_easy_to_very_hard(shipped, survey):
+    t = bl.read_survey(survey)
+    t = t.assign(variant=t.variant.astype(str), player=t.player.astype(str))
+    rated = t.merge(shipped[["variant", "deal", "tag"]], on=["variant", "deal"], how="left")
+    assert rated.tag.notna().all()  # every surveyed deal is rated
+    rated = rated[rated.tag.isin(WINNABLE)]
+    rates = rated.assign(won=rated.outcome == "won").pivot_table(
+        index="tag", columns="player", values="won", aggfunc="mean", observed=True
+    )
+    assert list(rates.index) == list(WINNABLE)
+    variant = str(t.variant.iloc[0])
+    for player in rates.columns:
+        r = rates[player].tolist()
+        rises = [
+            (a, b)
+            for (a, b), (x, y) in zip(
+                itertools.pairwise(WINNABLE), itertools.pairwise(r), strict=True
+            )
+            if x < y
+        ]
+        assert rises == ([NOT_FALLING[(variant, player)]] if (variant, player) in NOT_FALLING
+                         else []), (player, r)  # fmt: skip
+        if player not in ("solver", "random"):  # a real difference from end to end
+            assert r[0] - r[-1] >= 0.25, (player, r)
+
+
+def test_the_table_agrees_with_rating_on_the_spot(shipped):
+    sample = shipped[shipped.variant == "bakers_dozen"].iloc[::997].head(20)
+    for row in sample.itertuples():
+        on_the_spot = _compute(row.deal, "bakers_dozen")
+        assert on_the_spot == bl.difficulty(row.deal), row.deal
+    assert bl.difficulty(5).source == "table" and bl.difficulty(40_001).source == "computed"
+
+
+def test_ratings_from_a_survey_match_the_shipped_ones(shipped):
+    t = pd.concat(
+        [bl.read_survey(DATA / f"spanish_patience_{k}1-2000") for k in ("", "greedy_")],
+        ignore_index=True,
+    )
+    mine = ratings_from_survey(t)
+    theirs = shipped[shipped.variant == "spanish_patience"].reset_index(drop=True)
+    pd.testing.assert_frame_equal(mine, theirs[mine.columns], check_dtype=False)
+    with pytest.raises(bl.DifficultyError, match="it has no greedy"):
+        ratings_from_survey(t[t.player.astype(str) != "greedy"])
+
+
+def test_difficulty_says_what_it_is_based_on():
+    d = bl.difficulty(64)
+    assert (d.tag, d.solver) == ("unwinnable", "unsolvable")
+    assert d.summary() == (
+        "bakers_dozen game 64 is unwinnable: the solver proved that no sequence of moves wins"
+    )
+    d = bl.difficulty(5)
+    assert d.tag == tag_of(d.won_by, d.solver, d.nodes)
+    assert repr(d).startswith(f"Difficulty(tag={d.tag!r}, deal=5, variant='bakers_dozen'")
+    assert bl.difficulty(5, variant="good_measure").variant == "good_measure"
+    with pytest.raises(ValueError, match="deal must be an integer"):
+        bl.difficulty(1.5)  # type: ignore[arg-type]
+    with pytest.raises(bl.DifficultyError, match="rated for the presets"):
+        bl.difficulty(5, variant=bl.rules("bakers_dozen").replace(empty_column="any", name="mine"))
+
+
+def test_pick_draws_games_of_the_difficulty(shipped):
+    hard = bl.pick("hard", count=7, seed=3)
+    assert hard == bl.pick("hard", count=7, seed=3) and len(hard) == 7 and hard == sorted(hard)
+    tags = shipped.set_index(["variant", "deal"]).tag
+    assert {tags[("bakers_dozen", n)] for n in hard} == {"hard"}
+    assert bl.pick("very-easy", variant="good_measure", count=3, seed=0) == sorted(
+        bl.pick("very easy", variant="good_measure", count=3, seed=0)
+    )
+    winnable = bl.pick(count=50, winnable=True, seed=1)
+    assert {tags[("bakers_dozen", n)] for n in winnable} <= set(WINNABLE)
+    assert set(bl.pick("unwinnable", count=1000)) == set(
+        shipped[(shipped.variant == "bakers_dozen") & (shipped.tag == "unwinnable")].deal
+    )
+    with pytest.raises(bl.DifficultyError, match="exclude each other"):
+        bl.pick("unwinnable", winnable=True)
+    with pytest.raises(ValueError, match="count must be an integer at least 1, not 0"):
+        bl.pick("hard", count=0)
+
+
+def test_pick_rates_numbers_outside_the_table_on_the_spot():
+    fresh = rate(range(40_001, 40_006))
+    assert fresh.source.tolist() == ["computed"] * 5
+    chosen = bl.pick(deals=range(40_001, 40_006), count=5, seed=0)
+    assert set(chosen) <= set(range(40_001, 40_006))
+    medium = set(fresh.loc[fresh.tag == "medium", "deal"])
+    if medium:
+        assert set(bl.pick("medium", deals=list(range(40_001, 40_006)), count=9)) == medium
+
+
+def test_pick_command(capsys):
+    assert main(["pick", "--difficulty", "very-hard", "--count", "4", "--seed", "2"]) == 0
+    out = capsys.readouterr().out.split()
+    assert [int(n) for n in out] == bl.pick("very hard", count=4, seed=2)
+    assert main(["difficulty", "64"]) == 0
+    assert "is unwinnable" in capsys.readouterr().out
+    assert main(["pick", "--difficulty", "unwinnable", "--winnable"]) == 2
+    err = capsys.readouterr().err
+    assert err == "bakers-lab: error: --winnable and difficulty 'unwinnable' exclude each other\n"
