@@ -73,7 +73,7 @@ def main() -> None:
         counts = Counter(s for s, _, _ in mine)
         checked = sum(1 for s, ok, _ in mine if ok and s == "lost_at")
         secs = sorted(x for _, _, x in mine)
-        p90 = statistics.quantiles(secs, n=10)[-1] if len(secs) > 1 else secs[0]
+        p90 = statistics.quantiles(secs, n=10, method="inclusive")[-1] if len(secs) > 1 else secs[0]
         print(
             f"{player}: {len(mine)} lost games on winnable deals; "
             + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
