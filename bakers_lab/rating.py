@@ -32,7 +32,12 @@ every machine.
 The win rate of every player falls from "very easy" to "very hard", those
 of the ladder, of the players outside it (``random``, ``lookahead-3``, the
 careful player without one of its tips) and in every preset
-(``tests/test_rating.py`` checks it on every shipped survey).
+(``tests/test_rating.py`` checks it on every shipped survey: 38 pairs of a
+player and a survey).  On Baker's Dozen it falls at every step.  In the
+presets, rated on 2,000 deals, one step rises: ``greedy`` in
+``house_sequences`` wins 39 of 732 "easy" deals (5.3 %) and 8 of 93 "medium"
+ones (8.6 %), a rise a one-sided Fisher exact test puts at p = 0.15, within
+sampling noise; the test fails any rise below p = 0.05.
 
 >>> import bakers_lab as bl
 >>> d = bl.difficulty(5)

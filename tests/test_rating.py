@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from scipy.stats import fisher_exact
 
 import bakers_lab as bl
 from bakers_lab.cli import main
@@ -15,6 +16,7 @@ from bakers_lab.rating import (
     SHARES,
     TAGS,
     WINNABLE,
+    Tag,
     _compute,
     parse_tag,
     rate,
@@ -64,11 +66,25 @@ def test_the_shipped_ratings_cover_the_games_asked_for(shipped):
     assert {t: round(100 * shares[t], 1) for t in TAGS} == SHARES
 
 
-#: The one pair that does not fall everywhere: in house_sequences (empty columns take any
-#: run), greedy wins 5.3 % of the "easy" deals but 8.6 % of the "medium" ones (its wins are
-#: less tied to careful's and lookahead-2's there); from very easy to easy and from medium to
-#: very hard its rate still falls.  Listed, so that any other exception fails the test.
-NOT_FALLING = {("house_sequences", "greedy"): ("easy", "medium")}
+#: A rise between neighbouring tags fails the test when it is unlikely to be sampling noise:
+#: a one-sided Fisher exact test of "the harder tag is won more often" gives p below this.
+#: The presets' surveys have 2,000 deals, so a player's rate in a small tag moves by a few
+#: points from chance alone (the one rise seen: greedy in house_sequences, 39 of 732 "easy"
+#: and 8 of 93 "medium" deals, p = 0.15).  Baker's Dozen, 32,000 deals, must not rise at all.
+RISE_P = 0.05
+
+
+def _rises(won: pd.DataFrame) -> list[tuple[Tag, Tag, int, int, int, int, float]]:
+    """Each rise of a player's win rate from one tag to the next: the two tags, wins and
+    games in each, and the one-sided exact p-value of the rise."""
+    found = []
+    for a, b in itertools.pairwise(WINNABLE):
+        wa, na = int(won.loc[a, "wins"]), int(won.loc[a, "games"])
+        wb, nb = int(won.loc[b, "wins"]), int(won.loc[b, "games"])
+        if wa * nb < wb * na:
+            p = fisher_exact([[wb, nb - wb], [wa, na - wa]], alternative="greater").pvalue
+            found.append((a, b, wa, na, wb, nb, float(p)))
+    return found
 
 
 @pytest.mark.parametrize("survey", SURVEYS, ids=lambda p: p.name)
@@ -77,25 +93,29 @@ def test_every_players_win_rate_falls_from_very_easy_to_very_hard(shipped, surve
     t = t.assign(variant=t.variant.astype(str), player=t.player.astype(str))
     rated = t.merge(shipped[["variant", "deal", "tag"]], on=["variant", "deal"], how="left")
     assert rated.tag.notna().all()  # every surveyed deal is rated
-    rated = rated[rated.tag.isin(WINNABLE)]
-    rates = rated.assign(won=rated.outcome == "won").pivot_table(
-        index="tag", columns="player", values="won", aggfunc="mean", observed=True
-    )
-    assert list(rates.index) == list(WINNABLE)
+    rated = rated[rated.tag.isin(WINNABLE)].assign(won=lambda r: r.outcome == "won")
     variant = str(t.variant.iloc[0])
-    for player in rates.columns:
-        r = rates[player].tolist()
-        rises = [
-            (a, b)
-            for (a, b), (x, y) in zip(
-                itertools.pairwise(WINNABLE), itertools.pairwise(r), strict=True
-            )
-            if x < y
-        ]
-        assert rises == ([NOT_FALLING[(variant, player)]] if (variant, player) in NOT_FALLING
-                         else []), (player, r)  # fmt: skip
+    for player, rows in rated.groupby("player"):
+        won = rows.groupby("tag", observed=True).won.agg(wins="sum", games="size")
+        assert list(won.index) == list(WINNABLE), player
+        rises = _rises(won)
+        if variant == "bakers_dozen":
+            assert rises == [], (player, rises)
+        else:
+            assert all(p >= RISE_P for *_, p in rises), (player, rises)
+        r = (won.wins / won.games).tolist()
         if player not in ("solver", "random"):  # a real difference from end to end
             assert r[0] - r[-1] >= 0.25, (player, r)
+
+
+def test_the_one_rise_in_the_presets_is_within_noise(shipped):
+    """Pins the figures quoted above (and in rating.py), so that they stay true."""
+    t = bl.read_survey(DATA / "house_sequences_greedy_1-2000")
+    rated = t.merge(shipped[["variant", "deal", "tag"]], on=["variant", "deal"])
+    rated = rated[rated.tag.isin(WINNABLE)].assign(won=lambda r: r.outcome == "won")
+    won = rated.groupby("tag", observed=True).won.agg(wins="sum", games="size")
+    [(a, b, wa, na, wb, nb, p)] = _rises(won)
+    assert (a, b, wa, na, wb, nb, round(p, 2)) == ("easy", "medium", 39, 732, 8, 93, 0.15)
 
 
 def test_the_table_agrees_with_rating_on_the_spot(shipped):
