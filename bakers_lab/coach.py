@@ -37,6 +37,7 @@ from .deals import Deal
 from .deals import deal as _deal
 from .game import GameState
 from .moves import IllegalMoveError, Move, MoveError
+from .positions import move_list, start_of
 from .rules import Rules
 from .solve.fast import DEFAULT_MAX_NODES, MAX_NODES, SolverError, SolveResult, solve
 from .solve.players import GameRecord
@@ -176,29 +177,9 @@ def _game_of(
             "explain takes a game number, Deal or GameState with its moves, or a GameRecord, "
             f"SolveResult or survey row that carries them; not {describe(game)} without moves"
         )
-    if isinstance(moves, str):
-        seq: list[Move | str] = list(moves.split())
-    elif isinstance(moves, list | tuple):
-        seq = list(moves)
-    else:
-        raise TypeError(
-            f"moves must be move texts separated by spaces (like 'AD>F 5S>6D') or a list of "
-            f"Moves or move texts, not {describe(moves)}"
-        )
-    if isinstance(game, Deal | GameState):
-        if variant is not None:
-            raise ValueError("variant= is only for game numbers; a Deal or GameState has its rules")
-        if isinstance(game, Deal):
-            return GameState.from_deal(game), seq, game.number
-        return game.copy(), seq, game.deal.number if game.deal is not None else None
-    try:
-        number = as_int(game, "game", low=1)
-    except ValueError:
-        raise TypeError(
-            f"explain takes a game number, a Deal or a GameState, not {describe(game)}"
-        ) from None
-    d = _deal(number, variant="bakers_dozen" if variant is None else variant)
-    return GameState.from_deal(d), seq, d.number
+    seq = move_list(moves)
+    start, number = start_of(game, variant, who="explain")
+    return start, seq, number
 
 
 def _row_of(

@@ -66,6 +66,7 @@ from .deals import Deal, deal
 from .game import GameState
 from .moves import IllegalMoveError, Move, MoveError
 from .plots import frontier_chart, search_tree_chart, trace_table
+from .positions import move_list, start_of
 from .rating import RATERS, Difficulty, rated, tag_of
 from .render import board_html
 from .rules import Rules, rules, variant_names
@@ -121,28 +122,7 @@ _SOURCES = (
 # -- what a replay knows -------------------------------------------------------
 def _start_of(position: object, variant: str | Rules | None = None) -> GameState:
     """A fresh GameState of a Deal, a GameState (copied) or a game number."""
-    if isinstance(position, Deal | GameState):
-        if variant is not None:
-            raise ValueError("variant= is only for game numbers; a Deal or GameState has its rules")
-        return GameState.from_deal(position) if isinstance(position, Deal) else position.copy()
-    try:
-        number = as_int(position, "position", low=1)
-    except ValueError:
-        raise TypeError(
-            f"the position must be a Deal, a GameState or a game number, not {describe(position)}"
-        ) from None
-    return GameState.from_deal(deal(number, "bakers_dozen" if variant is None else variant))
-
-
-def _move_list(moves: object) -> list[Move | str]:
-    if isinstance(moves, str):
-        return list(moves.split())
-    if isinstance(moves, list | tuple):
-        return list(moves)
-    raise TypeError(
-        f"moves must be a list of Moves or move texts, or move texts separated by spaces "
-        f"(like 'AD>F 5S>6D'), not {describe(moves)}"
-    )
+    return start_of(position, variant, who="the widget")[0]
 
 
 class ReplayModel:
@@ -172,7 +152,7 @@ class ReplayModel:
         mark_note: str = "marked",
     ) -> None:
         game = _start_of(start)
-        seq = _move_list(moves)
+        seq = move_list(moves)
         if ended is not None and ended not in _ENDS:
             raise ValueError(f"ended must be one of {', '.join(_ENDS)} or None, not {ended!r}")
         self.start = game.copy()

@@ -240,7 +240,7 @@ def test_replay_errors_name_what_is_allowed(solved1):
         Replay((bl.deal(1), "AD-F"))
     with pytest.raises(ValueError, match=re.escape("a tuple source is (position, moves)")):
         Replay((bl.deal(1), "AD>F", "x"))
-    with pytest.raises(TypeError, match=re.escape("moves must be a list of Moves or move texts")):
+    with pytest.raises(TypeError, match=re.escape("moves must be move texts separated by spaces")):
         Replay((bl.deal(1), 5))
     with pytest.raises(TypeError, match=re.escape("a Deal, a GameState or a game number")):
         Replay(("deal one", "AD>F"))
@@ -363,5 +363,5 @@ def test_board_model_and_errors():
     with pytest.raises(TypeError, match=re.escape("a Deal, a GameState or a game number")):
         Board("deal one")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=re.escape("variant= is only for game numbers")):
-        Board(bl.deal(1), variant="bakers_dozen")
+        Board(bl.deal(1), variant="good_measure")
     assert Board(2, variant="good_measure").model.game.rules.name == "good_measure"

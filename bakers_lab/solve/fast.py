@@ -144,12 +144,11 @@ import numpy as np
 
 from ..cards import Card, Suit
 from ..deals import Deal
-from ..deals import deal as _deal
 from ..game import GameState
 from ..moves import Dest, IllegalMoveError, Move
+from ..positions import start_of
 from ..rules import Rules
-from ..rules import rules as _rules
-from ..validate import as_int, describe
+from ..validate import as_int
 from . import _core
 
 __all__ = [
@@ -408,22 +407,7 @@ def _start(
     position: Deal | GameState | int, variant: str | Rules | None
 ) -> tuple[GameState, int | None]:
     """The position to search (a copy) and its PySolFC game number, if it has one."""
-    if isinstance(position, GameState | Deal):
-        if variant is not None and _rules(variant) != position.rules:
-            raise ValueError(
-                "variant= is only for game numbers; a Deal or GameState carries its rules"
-            )
-        if isinstance(position, Deal):
-            return GameState.from_deal(position), position.number
-        return position.copy(), position.deal.number if position.deal is not None else None
-    try:
-        as_int(position, "position")
-    except ValueError:
-        raise TypeError(
-            f"solve takes a Deal, a GameState or a game number, not {describe(position)}"
-        ) from None
-    d = _deal(position, variant="bakers_dozen" if variant is None else variant)
-    return GameState.from_deal(d), d.number
+    return start_of(position, variant, who="solve")
 
 
 def solve(

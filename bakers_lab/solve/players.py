@@ -70,6 +70,7 @@ import numpy as np
 from ..deals import Deal
 from ..game import GameState
 from ..moves import Move
+from ..positions import start_of
 from ..rules import Rules
 from ..validate import as_int
 from . import _players
@@ -77,7 +78,6 @@ from .fast import (
     SolverError,
     _board,
     _env,
-    _start,
     _to_moves,
     _verify,
 )
@@ -278,7 +278,7 @@ def play(
     """
     t0 = time.perf_counter()
     who = player if isinstance(player, Player) else Player.parse(player)
-    start, number = _start(position, variant)
+    start, number = start_of(position, variant, who="play")
     cap = as_int(max_moves, "max_moves", low=1, high=100_000, error=PlayerError)
     patience = as_int(patience, "patience", low=1, high=100_000, error=PlayerError)
     r = start.rules

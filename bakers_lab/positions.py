@@ -1,0 +1,72 @@
+"""Where a game starts and what was played: the one reading of a *position*
+(a PySolFC game number, a :class:`~bakers_lab.deals.Deal` or a
+:class:`~bakers_lab.game.GameState`) and of a *move list* (move texts separated
+by spaces, or a list of moves or texts) that every function taking them shares:
+``solve``, ``play``, ``explain``, ``hint`` and the widgets.
+
+>>> g, number = start_of(5, "good_measure", who="solve")
+>>> g.rules.name, number
+('good_measure', 5)
+>>> move_list("AD>F 5S>6D")
+['AD>F', '5S>6D']
+"""
+
+from __future__ import annotations
+
+from .deals import Deal
+from .deals import deal as _deal
+from .game import GameState
+from .moves import Move
+from .rules import Rules
+from .rules import rules as _rules
+from .validate import as_int, describe
+
+__all__ = ["move_list", "start_of"]
+
+
+def start_of(
+    position: object, variant: str | Rules | None = None, *, who: str
+) -> tuple[GameState, int | None]:
+    """A fresh copy of the start position and its PySolFC game number, if it has
+    one.  ``variant`` picks the rules of a game number (Baker's Dozen when None);
+    a Deal or GameState carries its own rules, so a different ``variant`` is an
+    error.  ``who`` names the caller in the error of a wrong type.
+
+    >>> start_of("7", who="solve")
+    Traceback (most recent call last):
+    ...
+    TypeError: solve takes a Deal, a GameState or a game number, not '7' (str)
+    """
+    if isinstance(position, GameState | Deal):
+        if variant is not None and _rules(variant) != position.rules:
+            raise ValueError(
+                f"variant= is only for game numbers; this {type(position).__name__} carries "
+                f"its rules ({position.rules.name}), not those of {variant!r}"
+            )
+        if isinstance(position, Deal):
+            return GameState.from_deal(position), position.number
+        return position.copy(), position.deal.number if position.deal is not None else None
+    try:
+        as_int(position, "position")
+    except ValueError:
+        raise TypeError(
+            f"{who} takes a Deal, a GameState or a game number, not {describe(position)}"
+        ) from None
+    d = _deal(position, variant="bakers_dozen" if variant is None else variant)  # type: ignore[arg-type]
+    return GameState.from_deal(d), d.number
+
+
+def move_list(moves: object) -> list[Move | str]:
+    """The moves as a list: text is split at spaces, a list or tuple is copied.
+
+    >>> move_list(("AD>F",))
+    ['AD>F']
+    """
+    if isinstance(moves, str):
+        return list(moves.split())
+    if isinstance(moves, list | tuple):
+        return list(moves)
+    raise TypeError(
+        "moves must be move texts separated by spaces (like 'AD>F 5S>6D') or a list of "
+        f"Moves or move texts, not {describe(moves)}"
+    )
