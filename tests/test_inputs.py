@@ -6,9 +6,9 @@ Each class of input from the hardening review has a test here; the messages are
 asserted, so an error keeps naming the parameter and what is allowed.
 """
 
+import inspect
 import itertools
 import re
-import time
 from decimal import Decimal
 from fractions import Fraction
 
@@ -155,15 +155,21 @@ def test_solve_accepts_every_integer_type_and_numpy_budgets():
 
 
 def test_huge_budget_costs_no_memory_up_front():
-    t0 = time.perf_counter()
     runs = _portfolio(10**12)
+    assert inspect.isgeneratorfunction(_portfolio)  # runs are made one at a time, never listed up front
     first = list(itertools.islice(runs, 3))
     assert first[0] == ("dfs", 1_000, 0) and [k for k, _, _ in first[1:]] == ["gbfs", "gbfs"]
-    assert time.perf_counter() - t0 < 0.5
 
 
 def test_huge_deal_sets_are_refused_before_expanding():
-    t0 = time.perf_counter()
+    read = 0
+
+    def numbers():
+        nonlocal read
+        for n in range(1, 10**11):
+            read += 1
+            yield n
+
     with pytest.raises(SurveyError, match="100000000000 deals is more than one survey takes"):
         parse_deals("1-100000000000")
     with pytest.raises(SurveyError, match="99999999999 deals is more than one survey takes"):
@@ -171,8 +177,8 @@ def test_huge_deal_sets_are_refused_before_expanding():
     with pytest.raises(SurveyError, match="sample size must be an integer from 1 to 10000000"):
         sample_deals(10**12)
     with pytest.raises(SurveyError, match="10000001 deals is more than one survey takes"):
-        parse_deals(iter(range(1, 10**11)))  # an iterator is counted as it is read
-    assert time.perf_counter() - t0 < 20
+        parse_deals(numbers())  # an iterator is counted as it is read
+    assert read == 10_000_001  # and read no further than the limit
 
 
 @pytest.mark.parametrize(

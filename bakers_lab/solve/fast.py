@@ -427,8 +427,9 @@ def solve(
     >>> r = solve(64)                      # proven: no sequence of moves wins
     >>> r.outcome, r.deal, r.moves
     ('unsolvable', 64, ())
+    >>> from bakers_lab import deal
     >>> r = solve(1)
-    >>> r.outcome, GameState.from_deal(_deal(1)).play_all(list(r.moves)).is_won
+    >>> r.outcome, GameState.from_deal(deal(1)).play_all(list(r.moves)).is_won
     ('solved', True)
     """
     t0 = time.perf_counter()
