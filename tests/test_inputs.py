@@ -156,7 +156,7 @@ def test_solve_accepts_every_integer_type_and_numpy_budgets():
 
 def test_huge_budget_costs_no_memory_up_front():
     runs = _portfolio(10**12)
-    assert inspect.isgeneratorfunction(_portfolio)  # runs are made one at a time, never listed up front
+    assert inspect.isgeneratorfunction(_portfolio)  # runs are made one at a time
     first = list(itertools.islice(runs, 3))
     assert first[0] == ("dfs", 1_000, 0) and [k for k, _, _ in first[1:]] == ["gbfs", "gbfs"]
 
