@@ -18,7 +18,7 @@ import time
 import numpy as np
 
 import bakers_lab as bl
-from bakers_lab.solve import _players
+from bakers_lab.solve import _core, _players
 from bakers_lab.solve.fast import _Z1, _Z2, _ZP1, _ZP2, _arrays, rules_vector
 from bakers_lab.solve.players import _POLICY, MAX_DECISIONS, PATIENCE, Player, _seed
 from bakers_lab.survey import parse_deals
@@ -64,8 +64,8 @@ def compiled_only(deals: list[bl.Deal], name: str) -> float:
     for d in deals:
         g = bl.GameState.from_deal(d)
         r = d.rules
-        trail = np.zeros((2 * MAX_DECISIONS + (who.depth + 1) * (r.deck_size + 2) + 8, 6),
-                         dtype=np.int64)  # fmt: skip
+        trail = np.zeros((2 * MAX_DECISIONS + (who.depth + 1) * (r.deck_size + 2) + 8,
+                          _core.TRAIL_W), dtype=np.int64)  # fmt: skip
         cols, lens, piles, plen = _arrays(g)
         t0 = time.perf_counter()
         _players.play(cols, lens, piles, plen, rules_vector(r), _Z1, _Z2, _ZP1, _ZP2,

@@ -3,7 +3,10 @@
 2,080 small-deck deals (ranks A-5 and A-6) across every preset: the compiled
 solver's solvable / unsolvable verdict must equal the plain-Python search's
 (tests/reference_solver.py: no pruning, only duplicate detection), and every
-"solved" must be verified by the rule engine.
+"solved" must be verified by the rule engine.  The depth-first and the
+best-first search are also run alone on each deal (a verdict of the portfolio
+can come from either), so every pruning rule, rule 7 (cards just moved are not
+moved again at once) included, is checked in both.
 
 The doom check's extended form (rule 6 of bakers_lab.solve.fast: foundation
 returns, alternate-colour foundations, empty columns that take any card) is
@@ -14,12 +17,13 @@ calls lost must be unsolvable by the plain search, and it must fire often.
 import random
 from collections import Counter
 
+import numpy as np
 import pytest
 from reference_solver import is_solvable
 
 import bakers_lab as bl
 from bakers_lab.solve import _core as C
-from bakers_lab.solve.fast import _board, _env
+from bakers_lab.solve.fast import _WEIGHTS, _board, _env, _to_moves, _verify
 
 SHAPES = [(5, 4, 130), (6, 4, 130)]  # (ranks, columns, deals) per preset
 
@@ -37,6 +41,7 @@ def small_rules(name: str, ranks: int, columns: int) -> bl.Rules:
 @pytest.mark.parametrize("name", bl.variant_names())
 def test_fast_solver_agrees_with_exhaustive_search(name):
     verdicts: Counter = Counter()
+    settled: Counter = Counter()
     for ranks, columns, count in SHAPES:
         r = small_rules(name, ranks, columns)
         for seed in range(count):
@@ -46,9 +51,38 @@ def test_fast_solver_agrees_with_exhaustive_search(name):
             assert result.outcome == ("solved" if expected else "unsolvable"), (r, seed)
             assert result.verified == expected
             verdicts[result.outcome] += 1
+            for kind in ("dfs", "gbfs"):
+                alone = _alone(d, kind)
+                assert alone in (expected, None), (r, seed, kind)
+                settled[kind] += alone is not None
     assert sum(verdicts.values()) == 260
+    assert settled["dfs"] >= 250 and settled["gbfs"] >= 250, settled
     if name != "good_measure":  # the small Good Measure boards are all solvable
         assert verdicts["unsolvable"] >= 20 and verdicts["solved"] >= 20, verdicts
+
+
+def _alone(d: bl.Deal, kind: str, budget: int = 200_000) -> bool | None:
+    """One run of the portfolio on its own, with the whole budget: whether the
+    deal is solvable (a solution is replayed by the rule engine), or None if the
+    budget ran out.  The portfolio's verdict can come from either run kind, so
+    each is checked alone too (rule 7 of bakers_lab.solve.fast prunes both)."""
+    g = bl.GameState.from_deal(d)
+    r = g.rules
+    env = _env(r)
+    b = _board(g, env)
+    trail = np.zeros((4000, C.TRAIL_W), dtype=np.int64)
+    max_moves = r.columns * r.ranks * (r.columns + 2) + 4 * (r.columns + 2) + 8
+    if kind == "dfs":
+        status, _, tp = C.dfs(b, env, budget, 1, 19, 1000, max_moves, trail, True)
+    else:
+        w = np.array(_WEIGHTS[0], dtype=np.int64)
+        status, _, tp = C.gbfs(b, env, budget, 0, 19, max_moves, w, trail, True)
+    if status == C.BUDGET:
+        return None
+    if status == C.SOLVED:
+        _, won = _verify(g, _to_moves(trail, int(tp)))
+        assert won
+    return status == C.SOLVED
 
 
 def test_reference_search_finds_unsolvable_and_solvable():

@@ -54,3 +54,31 @@ def test_key_ignores_column_order():
     C.init_board(a, env)
     C.init_board(b, env)
     assert list(a.hsh) == list(b.hsh)
+
+
+@given(st.sampled_from(bl.variant_names()), st.integers(0, 10**6))
+def test_step_scans_for_automatic_moves_only_when_needed(variant, seed):
+    """``step`` skips the full scan for safe foundation moves after a move between
+    columns when the source's new top is not safe: it records the same trail rows,
+    in the same order, as the move followed by a full ``autoplay``."""
+    r = bl.rules(variant)
+    g = bl.GameState.from_deal(bl.seeded_deal(seed, variant=r))
+    env = _env(r)
+    a, b = _board(g, env), _board(g, env)
+    ta = np.zeros((2000, C.TRAIL_W), np.int64)
+    tb = np.zeros((2000, C.TRAIL_W), np.int64)
+    buf = np.zeros(3000, np.int64)
+    rng = random.Random(seed)
+    pa = C.autoplay(a, env, ta, 0)
+    pb = C.autoplay(b, env, tb, 0)
+    for _ in range(150):
+        n = C.gen_moves(a, env, buf)
+        if n == 0:
+            break
+        m = buf[rng.randrange(n)]
+        pa = C.step(a, env, m, ta, pa)
+        pb = C.move_cards(b, env, m & 63, (m >> 6) & 63, m >> 12, tb, pb, True)
+        pb = C.autoplay(b, env, tb, pb)
+        assert pa == pb
+        assert (ta[:pa] == tb[:pb]).all()
+        assert list(a.hsh) == list(b.hsh)

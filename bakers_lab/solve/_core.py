@@ -41,8 +41,9 @@ MAX_COLUMNS = 52
 assert MAX_COLUMNS <= PILE and PILE + 3 < 64
 # search results
 SOLVED, UNSOLVABLE, BUDGET = 0, 1, 2
-# trail columns: src, dst, count, card, kind (0 onto card, 1 foundation, 2 empty), target
-TRAIL_W = 6
+# trail columns: src, dst, count, card, kind (0 onto card, 1 foundation, 2 empty), target,
+# and the bad counts (see Board) of the source and destination columns before the move
+TRAIL_W = 8
 
 #: The position and what is derived from it (see the module docstring).
 Board = namedtuple(
@@ -66,6 +67,15 @@ Board = namedtuple(
 )
 #: The rules vector and the Zobrist tables: fixed through a search.
 Env = namedtuple("Env", ["P", "Z1", "Z2", "ZP1", "ZP2"])
+
+#: The decorator of every compiled helper that allocates nothing: no inlining
+#: (each is compiled once, not once per call site: a fresh compile takes a
+#: third of the time) and no reference counting (numba's default increments
+#: and decrements the count of every array in the records on each call, two
+#: atomic operations per array, which cost more than the work of ``step``;
+#: the callers hold the arrays, so the counts are never needed here).
+#: Functions that allocate (``new_board``, the searches) keep the default.
+hot = njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # (_nrt: not in the stubs)
 
 U30 = np.uint64(30)
 U27 = np.uint64(27)
@@ -134,7 +144,7 @@ def pile_takes(s, c, piles, plen, P):
     return is_red(c) != is_red(top)
 
 
-@njit(cache=True)
+@hot
 def column_bad(cols, lens, c):
     """Cards of column c that lie above a lower card of their own suit.
     (The lowest rank seen per suit is packed 4 bits a suit: no allocation.)"""
@@ -175,7 +185,7 @@ def new_board(cols, lens, piles, plen):
     )
 
 
-@njit(cache=True)
+@hot
 def init_board(b, env):
     """Fill locations, hashes and bad counts from the stacks."""
     ncols = env.P[P_NCOLS]
@@ -203,16 +213,17 @@ def init_board(b, env):
             b.hsh[1] += env.ZP2[s, x]
 
 
-@njit(cache=True, inline="always")
+@hot
 def home_count(b):
     return b.plen[0] + b.plen[1] + b.plen[2] + b.plen[3]
 
 
-@njit(cache=True, inline="always")
+@hot
 def move_cards(b, env, src, dst, count, trail, tp, record):
     """Move ``count`` cards from stack ``src`` to stack ``dst`` (no legality check),
     updating locations, hashes and bad counts; push it on the trail if ``record``.
-    Returns the new trail pointer.
+    Returns the new trail pointer.  Without ``record`` (taking a trail row back)
+    the bad counts are left to the caller, which has them in the row.
 
     The position key is a sum (mod 2**64) of one term per column and one per
     card on a foundation, so it can be updated in any order and does not
@@ -237,6 +248,8 @@ def move_cards(b, env, src, dst, count, trail, tp, record):
         else:
             trail[tp, 4] = 0
             trail[tp, 5] = cols[dst, lens[dst] - 1]
+        trail[tp, 6] = b.bad[src] if src < PILE else 0
+        trail[tp, 7] = b.bad[dst] if dst < PILE else 0
         tp += 1
     # take the cards off the source
     if src < PILE:
@@ -282,10 +295,12 @@ def move_cards(b, env, src, dst, count, trail, tp, record):
             b.raw2[dst] ^= env.Z2[x, j]
         hsh[0] += mix1(b.raw1[dst]) - mix1(old)
         hsh[1] += mix2(b.raw2[dst]) - mix2(old2)
-        b.bad[dst] = column_bad(cols, lens, dst)
+        if record:
+            b.bad[dst] = column_bad(cols, lens, dst)
     if src < PILE:
         lens[src] = start
-        b.bad[src] = column_bad(cols, lens, src)
+        if record:
+            b.bad[src] = column_bad(cols, lens, src)
     else:
         plen[src - PILE] = start
     return tp
@@ -301,7 +316,7 @@ def suit_fits(t, s, tb):
     )
 
 
-@njit(cache=True, inline="always")
+@hot
 def safe_to_home(b, env, c):
     """Card c (a column top) may go home now and be sure it is never needed in
     the tableau (rule 1 of :mod:`.fast`)."""
@@ -322,7 +337,7 @@ def safe_to_home(b, env, c):
     return True
 
 
-@njit(cache=True, inline="always")
+@hot
 def autoplay(b, env, trail, tp):
     """Play every safe foundation move until none is left; returns the trail pointer."""
     changed = True
@@ -337,24 +352,42 @@ def autoplay(b, env, trail, tp):
     return tp
 
 
-@njit(cache=True, inline="always")
+@hot
 def step(b, env, m, trail, tp):
     """Play encoded move ``m`` and then every safe foundation move, recording
-    them on the trail; returns the new trail pointer."""
-    tp = move_cards(b, env, m & 63, (m >> 6) & 63, m >> 12, trail, tp, True)
+    them on the trail; returns the new trail pointer.
+
+    The position before the move must have no safe foundation move left (as
+    every position the searches and players reach has).  Then after a move
+    between columns only the new top of the source column can be safe (the
+    foundations are as they were, and the moved cards were tops before), so
+    the full scan runs only when it is: the same moves, in the same order."""
+    src = m & 63
+    dst = (m >> 6) & 63
+    tp = move_cards(b, env, src, dst, m >> 12, trail, tp, True)
+    if src < PILE and dst < PILE:
+        n = b.lens[src]
+        if n == 0 or not safe_to_home(b, env, b.cols[src, n - 1]):
+            return tp
     return autoplay(b, env, trail, tp)
 
 
-@njit(cache=True, inline="always")
+@hot
 def undo_to(b, env, trail, tp, target):
     """Take back the trail's moves down to pointer ``target``; returns ``target``."""
     while tp > target:
         tp -= 1
-        move_cards(b, env, trail[tp, 1], trail[tp, 0], trail[tp, 2], trail, tp, False)
+        src = trail[tp, 0]
+        dst = trail[tp, 1]
+        move_cards(b, env, dst, src, trail[tp, 2], trail, tp, False)
+        if src < PILE:
+            b.bad[src] = trail[tp, 6]
+        if dst < PILE:
+            b.bad[dst] = trail[tp, 7]
     return tp
 
 
-@njit(cache=True)
+@hot
 def is_dead(b, env):
     """True if some card above a lower card of its suit has every parent home or
     buried beneath it (the simple test of rule 4 of :mod:`.fast`)."""
@@ -392,7 +425,7 @@ def is_dead(b, env):
     return False
 
 
-@njit(cache=True)
+@hot
 def doom_applies(P, extended):
     """Whether :func:`is_doomed` works under these rules: single-card moves, and
     (unless ``extended``) same-suit foundations that keep their cards and empty
@@ -418,7 +451,7 @@ def home_ready(x, G, P):
     return False
 
 
-@njit(cache=True)
+@hot
 def is_doomed(b, env):
     """True if some card can provably never reach home: a least fixed point
     over a relaxed game (see :mod:`.fast`, rules 4 and 6).
@@ -512,7 +545,7 @@ def is_doomed(b, env):
     return False
 
 
-@njit(cache=True)
+@hot
 def is_lost(b, env, use_doom, extended):
     """The dead-position test that applies to these rules (rules 4 and 6 of
     :mod:`.fast`): the doom check where it applies (``extended``: in its
@@ -524,7 +557,7 @@ def is_lost(b, env, use_doom, extended):
     return is_dead(b, env)
 
 
-@njit(cache=True, inline="always")
+@hot
 def tt_seen(tt, h1, h2):
     """Insert the key (h1, h2) into the table ``tt`` (rows of two uint64); True
     if it was there already.  A full probe window overwrites its first slot
@@ -545,7 +578,7 @@ def tt_seen(tt, h1, h2):
     return False
 
 
-@njit(cache=True, inline="always")
+@hot
 def tt_has(tt, h1, h2):
     """Whether key (h1, h2) is in the table (:func:`tt_seen` without inserting)."""
     mask = np.uint64(tt.shape[0] - 1)
@@ -564,7 +597,7 @@ def tt_has(tt, h1, h2):
 DFS_WEIGHTS = np.array([4, 4, 1, 0, 0], dtype=np.int64)
 
 
-@njit(cache=True, inline="always")
+@hot
 def evaluate(b, env, weights, rounds, depth):
     """Score of a position, lower is better: weighted cards not home, cards
     that must visit the tableau, cards above each suit's next foundation card,
@@ -599,7 +632,7 @@ def new_rng(seed):
     return rng
 
 
-@njit(cache=True)
+@hot
 def xorshift(state):
     x = state[0]
     x ^= x << np.uint64(13)
@@ -609,7 +642,7 @@ def xorshift(state):
     return x
 
 
-@njit(cache=True)
+@hot
 def gen_moves(b, env, out, prune=True):
     """Legal moves (with ``prune``, minus those rule 2 of :mod:`.fast` shows
     pointless); returns how many.  Without ``prune`` they are exactly the moves
@@ -663,27 +696,52 @@ def gen_moves(b, env, out, prune=True):
     return n
 
 
+@hot
+def just_moved(m, rows):
+    """Rule 7 of :mod:`.fast`: the stamp ``column | count << 6`` of the cards
+    move ``m`` put on a column when its step made ``rows`` trail rows (1: no
+    automatic foundation move followed); else -1 (nothing to hold still)."""
+    dst = (m >> 6) & 63
+    if rows != 1 or dst >= PILE:
+        return -1
+    return dst | ((m >> 12) << 6)
+
+
+@hot
+def moves_again(m, stamp):
+    """Whether move ``m`` moves again the cards of ``stamp`` (see :func:`just_moved`):
+    from that column, as many cards (so the same bottom card)."""
+    return stamp >= 0 and (m & 63) == (stamp & 63) and (m >> 12) == (stamp >> 6)
+
+
 @njit(cache=True)
-def dfs(b, env, budget, seed, tt_bits, max_depth, max_moves, trail, use_doom):
+def dfs(b, env, budget, seed, tt_bits, max_depth, max_moves, trail, use_doom, again=True):
     """Depth-first search with a transposition table and ordered moves, from
     the position on board ``b`` (filled by :func:`init_board`).
 
     Returns (status, nodes, trail length).  ``status`` is SOLVED (the trail
     holds the solution), UNSOLVABLE (every position reachable under the sound
     prunings was visited) or BUDGET (stopped by the node budget or depth cap).
+    ``again=False`` turns rule 7 of :mod:`.fast` off (for tests).
     """
     decksize = 4 * env.P[P_RANKS]
     tt = np.zeros((1 << tt_bits, 2), np.uint64)
     rng = new_rng(seed)
 
     # the generated moves of every node on the path, one flat stack:
-    # node d's moves are mstack[base[d] : base[d] + nmov[d]]
-    mcap = max_depth * 24 + max_moves
-    mstack = np.zeros(mcap, np.int64)
-    base = np.zeros(max_depth + 1, np.int64)
-    nmov = np.zeros(max_depth, np.int64)
-    idx = np.zeros(max_depth, np.int64)
-    tp_at = np.zeros(max_depth + 1, np.int64)
+    # node d's moves are mstack[base[d] : base[d] + nmov[d]].  A path of d
+    # moves, or d kept moves on the stack, took d generated nodes, so a small
+    # budget needs small arrays (the probe run would spend more time clearing
+    # arrays sized for max_depth than searching)
+    room = min(max_depth, budget) + 1
+    mcap = min(max_depth * 24, budget) + max_moves
+    mstack = np.empty(mcap, np.int64)
+    base = np.zeros(room + 1, np.int64)
+    nmov = np.zeros(room, np.int64)
+    idx = np.zeros(room, np.int64)
+    tp_at = np.zeros(room + 1, np.int64)
+    # node d was entered by moving the cards held[d] names (rule 7), or -1
+    held = np.full(room + 1, -1, np.int64)
     keys = np.zeros(max_moves, np.int64)
     buf = np.zeros(max_moves, np.int64)
 
@@ -705,13 +763,15 @@ def dfs(b, env, budget, seed, tt_bits, max_depth, max_moves, trail, use_doom):
             n = gen_moves(b, env, buf)
             kept = 0
             for k in range(n):
+                # a tie-break for every child, kept or not: the order of the kept
+                # ones is then the order all children would have (with rule 7 off too)
+                noise = np.int64(xorshift(rng) & np.uint64(1023))
+                if again and moves_again(buf[k], held[depth]):
+                    continue  # rule 7: the parent has this child
                 t2 = step(b, env, buf[k], trail, tp)
                 nodes += 1
                 if home_count(b) == decksize:
                     return SOLVED, nodes, t2
-                # a tie-break for every child, kept or not: the order of the kept
-                # ones is then the order all children would have
-                noise = np.int64(xorshift(rng) & np.uint64(1023))
                 if not tt_has(tt, b.hsh[0], b.hsh[1]) and not is_lost(b, env, use_doom, True):
                     keys[kept] = evaluate(b, env, DFS_WEIGHTS, 0, 0) * 1024 + noise
                     buf[kept] = buf[k]
@@ -751,6 +811,7 @@ def dfs(b, env, budget, seed, tt_bits, max_depth, max_moves, trail, use_doom):
                 truncated = True
                 tp = undo_to(b, env, trail, tp, tp_at[depth])
             else:
+                held[depth + 1] = just_moved(m, tp - tp_at[depth])
                 depth += 1
                 fresh = True
         else:
@@ -760,7 +821,7 @@ def dfs(b, env, budget, seed, tt_bits, max_depth, max_moves, trail, use_doom):
             tp = undo_to(b, env, trail, tp, tp_at[depth])
 
 
-@njit(cache=True)
+@hot
 def encode(b, env, store, k):
     """Write the position into row k of ``store`` (cards, 255 ends a stack)."""
     w = 0
@@ -778,7 +839,7 @@ def encode(b, env, store, k):
         w += 1
 
 
-@njit(cache=True)
+@hot
 def decode(b, env, store, k):
     """Set the board's stacks from row k of ``store`` (then :func:`init_board`)."""
     w = 0
@@ -800,7 +861,7 @@ def decode(b, env, store, k):
         w += 1
 
 
-@njit(cache=True)
+@hot
 def heap_push(hk, hv, n, key, val):
     i = n
     hk[i] = key
@@ -815,7 +876,7 @@ def heap_push(hk, hv, n, key, val):
     return n + 1
 
 
-@njit(cache=True)
+@hot
 def heap_pop(hk, hv, n):
     val = hv[0]
     n -= 1
@@ -837,12 +898,12 @@ def heap_pop(hk, hv, n):
 
 
 @njit(cache=True)
-def gbfs(b, env, budget, seed, tt_bits, max_moves, weights, trail, use_doom):
+def gbfs(b, env, budget, seed, tt_bits, max_moves, weights, trail, use_doom, again=True):
     """Greedy best-first search from the position on board ``b``: always
     expand the stored position with the best score.  Finds solutions fast;
     its result is SOLVED, UNSOLVABLE (the frontier ran dry: every reachable
     position was expanded) or BUDGET.  On SOLVED the trail holds the solution
-    from the start."""
+    from the start.  ``again=False`` turns rule 7 of :mod:`.fast` off (for tests)."""
     P = env.P
     ncols = P[P_NCOLS]
     decksize = 4 * P[P_RANKS]
@@ -852,6 +913,7 @@ def gbfs(b, env, budget, seed, tt_bits, max_moves, weights, trail, use_doom):
     parent = np.empty(cap, np.int32)
     pmove = np.empty(cap, np.int32)
     gdepth = np.zeros(cap, np.int32)
+    held = np.empty(cap, np.int32)  # what :func:`just_moved` said of the move to each
     hk = np.empty(cap, np.int64)
     hv = np.empty(cap, np.int32)
     tt = np.zeros((1 << tt_bits, 2), np.uint64)
@@ -868,6 +930,7 @@ def gbfs(b, env, budget, seed, tt_bits, max_moves, weights, trail, use_doom):
     encode(b, env, store, 0)
     parent[0] = -1
     pmove[0] = 0
+    held[0] = -1
     nheap = heap_push(hk, hv, 0, 0, 0)
     nodes = 1
     found = -1
@@ -879,6 +942,8 @@ def gbfs(b, env, budget, seed, tt_bits, max_moves, weights, trail, use_doom):
         n = gen_moves(b, env, buf)
         for a in range(n):
             m = buf[a]
+            if again and moves_again(m, held[k]):
+                continue  # rule 7: the parent has this child
             t2 = step(b, env, m, trail, tp0)
             nodes += 1
             if not tt_seen(tt, b.hsh[0], b.hsh[1]):
@@ -895,6 +960,7 @@ def gbfs(b, env, budget, seed, tt_bits, max_moves, weights, trail, use_doom):
                         parent[nstored] = k
                         pmove[nstored] = m
                         gdepth[nstored] = gdepth[k] + 1
+                        held[nstored] = just_moved(m, t2 - tp0)
                         score = evaluate(b, env, weights, b.info[0], gdepth[nstored])
                         key = score * 4096 + np.int64(xorshift(rng) & np.uint64(4095))
                         nheap = heap_push(hk, hv, nheap, key, nstored)

@@ -25,6 +25,7 @@ from ._core import (
     autoplay,
     gen_moves,
     home_count,
+    hot,
     init_board,
     is_lost,
     new_board,
@@ -50,7 +51,7 @@ WIN_SCORE = -(1 << 40)
 DOOMED = 50
 
 
-@njit(cache=True)
+@hot
 def score(b, env, W):
     """The careful player's evaluation of a position, lower is better (see
     :mod:`.players` for each term and the tip it comes from)."""
@@ -88,7 +89,7 @@ def score(b, env, W):
     return total
 
 
-@njit(cache=True)
+@hot
 def dig_depths(b, P, out):
     """For each column, how many cards lie above its shallowest *wanted* card (one
     the foundations take next: the lowest rank of its suit not yet home; with
@@ -111,7 +112,7 @@ def dig_depths(b, P, out):
                 out[c] = lens[c] - 1 - j  # deeper cards come first: the last one wins
 
 
-@njit(cache=True)
+@hot
 def on_line(lh1, lh2, n, h1, h2):
     for i in range(n):
         if lh1[i] == h1 and lh2[i] == h2:

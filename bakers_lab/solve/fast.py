@@ -102,6 +102,29 @@ one; so an exhausted search proves the position unsolvable.
    Sequence moves keep the simple test: a run carries cards that cannot move
    on their own, which the fixed point does not model.
 
+7. **Cards just moved are not moved again at once.**  When a position ``X``
+   was reached from its parent ``P`` by putting a card ``c`` (with the cards
+   on it, under sequence moves) from a column or a foundation on a column, and
+   no automatic foundation move followed, then ``X``'s moves of that same unit
+   (``c`` and what lies on it, from where it now lies) are not searched.  Each
+   of them leads to a position that is ``P`` itself or a child of ``P``: ``X``
+   differs from ``P`` only in where the unit lies, so moving it again onto a
+   column top or home (or into an empty column) gives the position the same
+   move from ``P`` gives (every other column top, empty column and foundation
+   of ``X`` is one of ``P``, because no automatic move changed any; moving it
+   back where it came from gives ``P``, and one moved into an empty column
+   gives ``P`` up to the order of columns); and ``P``'s moves are generated
+   from its own stacks, with the same tests.  This survives the transposition
+   table and the best-first runs: a position is expanded after its parent
+   (in the depth-first search, ``P`` is on the path), so each child ``X``
+   does not search is a child its parent generated — unless the parent held
+   the same unit still by this rule, and then it is a child of the
+   grandparent, and so on up to the root, which holds nothing.  So the
+   positions expanded when a run ends without a solution still contain, with
+   every position, each of its children, as in rule 5.  A unit whose move set
+   off automatic foundation moves is free to move again: the foundations or
+   the column tops may have changed.
+
 The depth of a search path is capped (``max_depth``); a search that hit the
 cap reports ``unresolved``, never ``unsolvable``.
 

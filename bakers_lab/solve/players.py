@@ -73,7 +73,7 @@ from ..moves import Move
 from ..positions import start_of
 from ..rules import Rules
 from ..validate import as_int
-from . import _players
+from . import _core, _players
 from .fast import (
     SolverError,
     _board,
@@ -284,7 +284,9 @@ def play(
     r = start.rules
     maxrun = r.ranks if r.move_unit == "sequence" else 1
     max_moves_buf = r.columns * maxrun * (r.columns + 2) + 4 * (r.columns + 2) + 8
-    trail = np.zeros((2 * cap + (who.depth + 1) * (r.deck_size + 2) + 8, 6), dtype=np.int64)
+    trail = np.zeros(
+        (2 * cap + (who.depth + 1) * (r.deck_size + 2) + 8, _core.TRAIL_W), dtype=np.int64
+    )
     env = _env(r)
     tt_bits = max(10, int(2 * cap).bit_length())
     result, tp, nodes, decisions = _players.play_board(
