@@ -51,12 +51,12 @@ def test_fast_solver_agrees_with_exhaustive_search(name):
             assert result.outcome == ("solved" if expected else "unsolvable"), (r, seed)
             assert result.verified == expected
             verdicts[result.outcome] += 1
-            for kind in ("dfs", "gbfs"):
+            for kind in ("dfs", "rdfs", "gbfs"):
                 alone = _alone(d, kind)
                 assert alone in (expected, None), (r, seed, kind)
                 settled[kind] += alone is not None
     assert sum(verdicts.values()) == 260
-    assert settled["dfs"] >= 250 and settled["gbfs"] >= 250, settled
+    assert min(settled["dfs"], settled["rdfs"], settled["gbfs"]) >= 250, settled
     if name != "good_measure":  # the small Good Measure boards are all solvable
         assert verdicts["unsolvable"] >= 20 and verdicts["solved"] >= 20, verdicts
 
@@ -72,8 +72,10 @@ def _alone(d: bl.Deal, kind: str, budget: int = 200_000) -> bool | None:
     b = _board(g, env)
     trail = np.zeros((4000, C.TRAIL_W), dtype=np.int64)
     max_moves = r.columns * r.ranks * (r.columns + 2) + 4 * (r.columns + 2) + 8
-    if kind == "dfs":
-        status, _, tp = C.dfs(b, env, budget, 1, 19, 1000, max_moves, trail, True)
+    if kind in ("dfs", "rdfs"):  # rdfs: children in a random order
+        status, _, tp = C.dfs(
+            b, env, budget, 1, 19, 1000, max_moves, trail, True, True, kind == "rdfs"
+        )
     else:
         w = np.array(_WEIGHTS[0], dtype=np.int64)
         status, _, tp = C.gbfs(b, env, budget, 0, 19, max_moves, w, trail, True)

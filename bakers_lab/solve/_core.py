@@ -715,7 +715,9 @@ def moves_again(m, stamp):
 
 
 @njit(cache=True)
-def dfs(b, env, budget, seed, tt_bits, max_depth, max_moves, trail, use_doom, again=True):
+def dfs(
+    b, env, budget, seed, tt_bits, max_depth, max_moves, trail, use_doom, again=True, shuffle=False
+):
     """Depth-first search with a transposition table and ordered moves, from
     the position on board ``b`` (filled by :func:`init_board`).
 
@@ -773,7 +775,10 @@ def dfs(b, env, budget, seed, tt_bits, max_depth, max_moves, trail, use_doom, ag
                 if home_count(b) == decksize:
                     return SOLVED, nodes, t2
                 if not tt_has(tt, b.hsh[0], b.hsh[1]) and not is_lost(b, env, use_doom, True):
-                    keys[kept] = evaluate(b, env, DFS_WEIGHTS, 0, 0) * 1024 + noise
+                    if shuffle:
+                        keys[kept] = noise  # a random order (a restart of its own)
+                    else:
+                        keys[kept] = evaluate(b, env, DFS_WEIGHTS, 0, 0) * 1024 + noise
                     buf[kept] = buf[k]
                     kept += 1
                 undo_to(b, env, trail, t2, tp)
