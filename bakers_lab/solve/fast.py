@@ -151,13 +151,16 @@ bakers_lab and solving a small deal.
 Deals left open
 ---------------
 Baker's Dozen game 417 (unresolved for Freecell Solver's authors at 10**8
-states) is still open: 10**9 nodes of the old portfolio (1,475 s) did not
-settle it, greedy best-first runs of 2,000,000 nodes (weights 0 and 3) find
-no solution, and the other Baker's Dozen deals left open at the default
-budget (1650, 2110, 3036, 3285, 4242, …) behave the same way: depth-first
-searches of 2 * 10**7 nodes do not exhaust them.  They look unsolvable, with
-proofs beyond what the doom check can shorten (it cannot see two cards that
-need the same parent at the same time).
+states) is still open: 10**9 nodes of an older portfolio (1,475 s) did not
+settle it, and greedy best-first runs of 2,000,000 nodes (weights 0 and 3)
+find no solution.  The deals left open at the default budget used to look
+unsolvable (depth-first searches of 2 * 10**7 nodes do not exhaust them, and
+paths run thousands of moves deep), but 1650, one of them, was solved once
+depth-first runs in a random order joined the portfolio: some of the rest are
+likely solvable too, out of reach of guided search.  Stronger dead-end checks
+tried on samples of their positions (a parent counts only while it is not
+home; too few parents for the cards a card's first uncovering needs) cut few
+or none of them.
 """
 
 from __future__ import annotations
