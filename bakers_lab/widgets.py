@@ -120,11 +120,6 @@ _SOURCES = (
 
 
 # -- what a replay knows -------------------------------------------------------
-def _start_of(position: object, variant: str | Rules | None = None) -> GameState:
-    """A fresh GameState of a Deal, a GameState (copied) or a game number."""
-    return start_of(position, variant, who="the widget")[0]
-
-
 class ReplayModel:
     """The positions of a game from ``start`` through ``moves``, and the text of each step.
 
@@ -151,7 +146,7 @@ class ReplayModel:
         mark: int | None = None,
         mark_note: str = "marked",
     ) -> None:
-        game = _start_of(start)
+        game = start_of(start, who="the widget")[0]
         seq = move_list(moves)
         if ended is not None and ended not in _ENDS:
             raise ValueError(f"ended must be one of {', '.join(_ENDS)} or None, not {ended!r}")
@@ -370,7 +365,7 @@ class BoardModel:
     def __init__(
         self, position: Deal | GameState | int, *, variant: str | Rules | None = None
     ) -> None:
-        self.start = _start_of(position, variant)
+        self.start = start_of(position, variant, who="the widget")[0]
         self.game = self.start.copy()
         self._base = len(self.start.history)
         self.picked: Card | None = None

@@ -442,13 +442,6 @@ def _verify(
     return tuple(played), g.is_won
 
 
-def _start(
-    position: Deal | GameState | int, variant: str | Rules | None
-) -> tuple[GameState, int | None]:
-    """The position to search (a copy) and its PySolFC game number, if it has one."""
-    return start_of(position, variant, who="solve")
-
-
 def solve(
     position: Deal | GameState | int,
     *,
@@ -472,7 +465,7 @@ def solve(
     ('solved', True)
     """
     t0 = time.perf_counter()
-    start, number = _start(position, variant)
+    start, number = start_of(position, variant, who="solve")
     max_nodes = as_int(max_nodes, "max_nodes", low=1, high=MAX_NODES)
     max_depth = as_int(max_depth, "max_depth", low=1, high=MAX_DEPTH)
     r = start.rules
