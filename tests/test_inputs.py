@@ -157,8 +157,15 @@ def test_solve_accepts_every_integer_type_and_numpy_budgets():
 def test_huge_budget_costs_no_memory_up_front():
     runs = _portfolio(10**12)
     assert inspect.isgeneratorfunction(_portfolio)  # runs are made one at a time
-    first = list(itertools.islice(runs, 3))
-    assert first[0] == ("dfs", 1_000, 0) and [k for k, _, _ in first[1:]] == ["gbfs", "gbfs"]
+    first = list(itertools.islice(runs, 5))
+    # the probe, then pairs of a best-first and a random-order run with one seed
+    assert first == [
+        ("dfs", 1_000, 0),
+        ("gbfs", 2_000, 0),
+        ("rdfs", 3_000, 0),
+        ("gbfs", 2_000, 1),
+        ("rdfs", 3_000, 1),
+    ]
 
 
 def test_huge_deal_sets_are_refused_before_expanding():

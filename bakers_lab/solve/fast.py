@@ -8,17 +8,19 @@
 The search is compiled with numba (:mod:`._core`, ``nopython``, ``cache=True``:
 the first call on a machine compiles for some seconds, later processes load the
 cache).  One solve is a *portfolio* of runs whose node budgets add up to
-``max_nodes``: a short depth-first probe; greedy best-first restarts (each
-stores the positions it generates and always expands the one with the best
-score: cards not home, cards that must visit the tableau, cards above the next
-foundation cards, how entangled the columns are), with varied weights and
-random tie-breaks and growing budgets, because the effort to find a solution
-is heavy-tailed and a fresh start often finds at once what a long run misses;
-after the first 32 of them, each best-first run is followed by a depth-first
-run of the same size that takes the children in a random order (every guided
-run can dig in the same wrong place: on Good Measure deals 3, 10, 33, 36, 56
-and 155, which no guided run of 5,000,000 nodes solves, a random order finds a
-solution in 734 to 46,969 nodes);
+``max_nodes``: a short depth-first probe; then restarts in pairs, with growing
+budgets, because the effort to find a solution is heavy-tailed and a fresh
+start often finds at once what a long run misses.  Each pair is a greedy
+best-first run (it stores the positions it generates and always expands the
+one with the best score: cards not home, cards that must visit the tableau,
+cards above the next foundation cards, how entangled the columns are; varied
+weights and random tie-breaks) and a depth-first run that takes the children
+in a random order.  The two fail on different deals: every guided run can dig
+in the same wrong place (on Good Measure deals 3, 10, 33, 36, 56 and 155,
+which no guided run of 5,000,000 nodes solves, a random order finds a
+solution in 734 to 46,969 nodes), and on the Baker's Dozen deals a first
+guided run does not solve within 10,000 nodes, short random-order runs
+succeed 5 to 10 times as often per node (see :data:`_STAGES`);
 and last a depth-first search with a transposition table and ordered moves,
 which proves most unsolvable deals (it steps into each child once to score
 it, and keeps only the children that are new and not lost, so a node's
@@ -360,14 +362,24 @@ _WEIGHTS = (
     (2, 2, 0, 0, 1),
     (3, 3, 0, 2, 0),
 )
-#: Best-first restarts: (node budget, how many), in order; the last size repeats.
-#: A run stores every position it keeps (about 100 bytes each), so the largest
-#: run, 100,000 nodes, needs about 10 MB.
-_GBFS_STAGES = ((5_000, 32), (20_000, 128), (100_000, 10**9))
-#: Share of the budget (after the probe) that best-first restarts may use: with
+#: Restarts in pairs, stage by stage: (best-first budget, random-order
+#: depth-first budget, how many pairs); the last stage repeats.
+#: ``benchmarks/portfolio.py`` measures why: on 134 deals of Baker's Dozen
+#: 1-10,000 (24 seeds of each kind each), on the deals a first best-first run
+#: does not solve within 10,000 nodes, a random-order run of 2,000-5,000
+#: nodes succeeds 5 to 10 times as often per node as a best-first run of that
+#: size, while on the easy deals short best-first runs are best; so both kinds
+#: run from the start, short.  Longer runs (50,000 and 100,000 nodes) left
+#: more deals open than more runs of 20,000.  On Baker's Dozen 1-32,000 these
+#: stages settle exactly the deals the stages before them did (32 best-first
+#: runs of 5,000 nodes, then pairs of 20,000) with 20 % fewer nodes.  A
+#: best-first run stores every position it keeps (about 100 bytes each): the
+#: largest, 20,000 nodes, needs about 2 MB.
+_STAGES = ((2_000, 3_000, 32), (5_000, 5_000, 32), (20_000, 20_000, 10**9))
+#: Share of the budget (after the probe) that the restarts may use: with
 #: the doom check most unsolvable deals are caught early, so the restarts get
 #: more; without it (sequence moves) proofs need the depth-first search.
-_GBFS_SHARE = {True: 0.8, False: 0.5}
+_RESTART_SHARE = {True: 0.8, False: 0.5}
 
 
 def _doom_applies(r: Rules) -> bool:
@@ -378,32 +390,30 @@ def _doom_applies(r: Rules) -> bool:
 
 def _portfolio(max_nodes: int, doom: bool = True) -> Iterator[tuple[str, int, int]]:
     """The runs of one solve as (kind, budget, seed), their budgets summing to
-    ``max_nodes``: a short depth-first probe, best-first restarts with growing
-    budgets (random tie-breaks and varied weights; after the first stage each
-    is followed by a depth-first run of its size in a random order, kind
-    ``rdfs``), then a depth-first search with what is left, the one that proves
-    most unsolvable deals.
+    ``max_nodes``: a short depth-first probe, then pairs of restarts with
+    growing budgets (:data:`_STAGES`: a best-first run, random tie-breaks and
+    varied weights, then a depth-first run in a random order, kind ``rdfs``,
+    with the same seed), then a depth-first search with what is left, the one
+    that proves most unsolvable deals.
 
     A generator: a huge budget costs no memory before the runs that use it."""
     left = max_nodes
     probe = min(1_000, left)
     yield ("dfs", probe, 0)
     left -= probe
-    gbfs_total = int(left * _GBFS_SHARE[doom])
+    restarts = int(left * _RESTART_SHARE[doom])
     seed = 0
-    for stage, (size, count) in enumerate(_GBFS_STAGES):
+    for guided, shuffled, count in _STAGES:
         for _ in range(count):
-            if gbfs_total < size:
+            if restarts < guided:
                 break
-            yield ("gbfs", size, seed)
-            gbfs_total -= size
-            left -= size
-            if stage > 0 and gbfs_total >= size:
-                # after the first stage, each best-first run is followed by a
-                # depth-first run of the same size in a random order
-                yield ("rdfs", size, seed)
-                gbfs_total -= size
-                left -= size
+            yield ("gbfs", guided, seed)
+            restarts -= guided
+            left -= guided
+            if restarts >= shuffled:
+                yield ("rdfs", shuffled, seed)
+                restarts -= shuffled
+                left -= shuffled
             seed += 1
     if left > 0:
         yield ("dfs", left, 1)
