@@ -164,8 +164,9 @@ def test_budget_is_respected_and_reported():
 
 def test_portfolio_spends_exactly_the_budget():
     for budget in (1, 999, 5_000, 123_457, 3_000_000):
-        runs = list(_portfolio(budget))
-        assert sum(b for _, b, _ in runs) == budget and all(b > 0 for _, b, _ in runs)
+        for doom, returns in ((True, False), (False, False), (True, True)):
+            runs = list(_portfolio(budget, doom, returns))
+            assert sum(b for _, b, _ in runs) == budget and all(b > 0 for _, b, _ in runs)
 
 
 @pytest.mark.parametrize(
