@@ -21,13 +21,14 @@ board) print one line, ``bakers-lab: error: …``, and exit with code 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import signal
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import FrameType
 from typing import NoReturn
@@ -95,6 +96,22 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     return 0
 
 
+@contextlib.contextmanager
+def _kill_interrupts() -> Iterator[None]:
+    """While the block runs, a kill (SIGTERM) stops it the way Ctrl-C does: as a
+    KeyboardInterrupt, so that worker processes and servers are stopped too
+    (the default SIGTERM ends this process at once and leaves them running)."""
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def _cmd_survey(args: argparse.Namespace) -> int:
     from .stats import win_rates
     from .survey import parse_deals, sample_deals, survey
@@ -105,18 +122,19 @@ def _cmd_survey(args: argparse.Namespace) -> int:
         parse_deals(args.deals) if args.deals is not None else sample_deals(args.sample, args.seed)
     )
     t0 = time.perf_counter()
-    table = survey(
-        numbers,
-        variant=args.variant,
-        players=args.players,
-        out=args.out,
-        n_jobs=args.jobs,
-        backend=args.backend,
-        scheduler=args.scheduler,
-        chunk_size=args.chunk_size,
-        max_nodes=args.max_nodes,
-        progress=not args.quiet,
-    )
+    with _kill_interrupts():  # a killed survey stops its workers too
+        table = survey(
+            numbers,
+            variant=args.variant,
+            players=args.players,
+            out=args.out,
+            n_jobs=args.jobs,
+            backend=args.backend,
+            scheduler=args.scheduler,
+            chunk_size=args.chunk_size,
+            max_nodes=args.max_nodes,
+            progress=not args.quiet,
+        )
     wall = time.perf_counter() - t0
     print(f"{len(table)} rows in {args.out} ({wall:.1f} s this run)")
     for row in win_rates(table).itertuples():
@@ -165,18 +183,14 @@ def _cmd_app(args: argparse.Namespace) -> int:
             raise OSError(f"port {args.port} is in use; choose another with --port P") from None
     server = subprocess.Popen(voila_command(args.port, browser=not args.no_browser))
 
-    def stop(signum: int, frame: FrameType | None) -> None:
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, stop)  # a kill stops the server too
     print(f"Open {url(args.port)} in a browser; Ctrl-C stops the app", flush=True)
     try:
-        code = server.wait()
+        with _kill_interrupts():  # a kill stops the server too
+            code = server.wait()
     except KeyboardInterrupt:
         print("bakers-lab: app stopped", file=sys.stderr)
         code = 0
     finally:
-        signal.signal(signal.SIGTERM, previous)
         if server.poll() is None:
             server.terminate()
             try:

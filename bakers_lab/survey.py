@@ -20,7 +20,9 @@ How a survey runs:
 - ``out`` is a directory: the chunk files plus ``_survey.json``, the
   configuration.  Running the same survey again skips the chunks already
   written, so a killed run loses at most the chunks in flight and resumes
-  where it stopped; a different configuration into the same directory is
+  where it stopped (``bakers-lab survey`` stops its worker processes on
+  Ctrl-C and on a kill alike, and exits 130); a different configuration into
+  the same directory is
   refused.  Everything is checked before anything is written: a survey that is
   refused leaves no trace.  At the end the table must hold exactly one row per
   (deal, player); a chunk file that is damaged or of the wrong length is named.

@@ -1,6 +1,10 @@
+import contextlib
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 
 import bakers_lab as bl
 from bakers_lab.cli import main
@@ -105,3 +109,37 @@ def test_solve_bad_input_one_line_exit_2(tmp_path):
         lines = proc.stderr.strip().splitlines()
         assert len(lines) == 1 and start in lines[0], (args, proc.stderr)
         assert "Traceback" not in proc.stderr
+
+
+def test_a_killed_survey_stops_like_ctrl_c_and_takes_its_workers_with_it(tmp_path):
+    out = tmp_path / "s"
+    command = [sys.executable, "-m", "bakers_lab.cli", "survey", "--deals", "1-400"]
+    command += ["--variant", "good_measure", "--players", "solver", "--chunk-size", "200"]
+    command += ["--jobs", "2", "--quiet", "--out", str(out)]
+    proc = subprocess.Popen(
+        command,
+        start_new_session=True,  # its own process group: the workers join it
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not (out / "_survey.json").exists():  # the survey is under way
+            assert proc.poll() is None and time.monotonic() < deadline, "the survey did not start"
+            time.sleep(0.2)
+        time.sleep(3)  # the workers are solving
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=60) == 130
+        _, err = proc.communicate()
+        assert "bakers-lab: interrupted" in err
+        deadline = time.monotonic() + 20
+        while True:  # every process of the group ends
+            try:
+                os.killpg(proc.pid, 0)
+            except ProcessLookupError:
+                break
+            assert time.monotonic() < deadline, "worker processes outlived the survey"
+            time.sleep(0.2)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
