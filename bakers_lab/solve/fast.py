@@ -461,6 +461,46 @@ def _verify(
     return tuple(played), g.is_won
 
 
+def _max_moves(r: Rules) -> int:
+    """Most moves one position can have under these rules (the move buffers' size)."""
+    maxrun = r.ranks if r.move_unit == "sequence" else 1
+    return r.columns * maxrun * (r.columns + 2) + 4 * (r.columns + 2) + 8
+
+
+def _trail(r: Rules, max_depth: int) -> np.ndarray:
+    """The move trail of a search: a path holds at most ``max_depth`` moves, and
+    automatic moves add at most one per card plus one per return from a
+    foundation, so ``2 * max_depth`` + the deck bounds it."""
+    return np.zeros((2 * max_depth + r.deck_size + 8, _core.TRAIL_W), dtype=np.int64)
+
+
+def _run(
+    kind: str,
+    budget: int,
+    seed: int,
+    start: GameState,
+    env: _core.Env,
+    max_depth: int,
+    max_moves: int,
+    trail: np.ndarray,
+) -> tuple[int, int, int]:
+    """One run of the portfolio from ``start``: (status, nodes, trail length).
+    Kinds: ``dfs`` (ordered depth-first), ``rdfs`` (depth-first in a random
+    order), ``gbfs`` (greedy best-first, weights ``_WEIGHTS[seed % 6]``)."""
+    b = _board(start, env)
+    tt_bits = max(12, min(MAX_TT_BITS, int(budget * 2 - 1).bit_length()))
+    if kind in ("dfs", "rdfs"):
+        status, used, tp = _core.dfs(
+            b, env, budget, seed, tt_bits, max_depth, max_moves, trail, True, True, kind == "rdfs"
+        )
+    else:
+        weights = np.array(_WEIGHTS[seed % len(_WEIGHTS)], dtype=np.int64)
+        status, used, tp = _core.gbfs(
+            b, env, budget, seed, tt_bits, max_moves, weights, trail, True
+        )
+    return int(status), int(used), int(tp)
+
+
 def solve(
     position: Deal | GameState | int,
     *,
@@ -488,11 +528,8 @@ def solve(
     max_nodes = as_int(max_nodes, "max_nodes", low=1, high=MAX_NODES)
     max_depth = as_int(max_depth, "max_depth", low=1, high=MAX_DEPTH)
     r = start.rules
-    maxrun = r.ranks if r.move_unit == "sequence" else 1
-    max_moves = r.columns * maxrun * (r.columns + 2) + 4 * (r.columns + 2) + 8
-    # a path holds at most max_depth moves; automatic moves add at most one per
-    # card, plus one per return from a foundation: 2 * max_depth + deck bounds it
-    trail = np.zeros((2 * max_depth + r.deck_size + 8, _core.TRAIL_W), dtype=np.int64)
+    max_moves = _max_moves(r)
+    trail = _trail(r, max_depth)
     nodes = 0
     outcome: Outcome = "unresolved"
     moves: tuple[Move, ...] = ()
@@ -500,31 +537,11 @@ def solve(
     runs = 0
     env = _env(r)
     for kind, budget, seed in _portfolio(max_nodes, _doom_applies(r), r.foundation_return):
-        b = _board(start, env)
-        tt_bits = max(12, min(MAX_TT_BITS, int(budget * 2 - 1).bit_length()))
-        if kind in ("dfs", "rdfs"):
-            status, used, tp = _core.dfs(
-                b,
-                env,
-                budget,
-                seed,
-                tt_bits,
-                max_depth,
-                max_moves,
-                trail,
-                True,
-                True,
-                kind == "rdfs",
-            )
-        else:
-            weights = np.array(_WEIGHTS[seed % len(_WEIGHTS)], dtype=np.int64)
-            status, used, tp = _core.gbfs(
-                b, env, budget, seed, tt_bits, max_moves, weights, trail, True
-            )
-        nodes += int(used)
+        status, used, tp = _run(kind, budget, seed, start, env, max_depth, max_moves, trail)
+        nodes += used
         runs += 1
         if status == _core.SOLVED:
-            moves, verified = _verify(start, _to_moves(trail, int(tp)))
+            moves, verified = _verify(start, _to_moves(trail, tp))
             if not verified:
                 raise SolverError("the solver's move list does not win when replayed")
             outcome = "solved"

@@ -78,6 +78,7 @@ from .fast import (
     SolverError,
     _board,
     _env,
+    _max_moves,
     _to_moves,
     _verify,
 )
@@ -282,8 +283,7 @@ def play(
     cap = as_int(max_moves, "max_moves", low=1, high=100_000, error=PlayerError)
     patience = as_int(patience, "patience", low=1, high=100_000, error=PlayerError)
     r = start.rules
-    maxrun = r.ranks if r.move_unit == "sequence" else 1
-    max_moves_buf = r.columns * maxrun * (r.columns + 2) + 4 * (r.columns + 2) + 8
+    max_moves_buf = _max_moves(r)
     trail = np.zeros(
         (2 * cap + (who.depth + 1) * (r.deck_size + 2) + 8, _core.TRAIL_W), dtype=np.int64
     )
