@@ -48,7 +48,7 @@ def one_run(deal: int, variant: str, kind: str, size: int, seed: int) -> tuple[i
     depth = fast.DEFAULT_MAX_DEPTH
     env = fast._env(r)
     status, used, _ = fast._run(
-        kind, size, seed, start, env, depth, fast._max_moves(r), fast._trail(r, depth)
+        kind, size, seed, fast._arrays(start), env, depth, fast._max_moves(r), fast._trail(r, depth)
     )
     return status, used
 

@@ -452,7 +452,7 @@ def home_ready(x, G, P):
 
 
 @hot
-def is_doomed(b, env):
+def is_doomed(b, env, count_rounds=True):
     """True if some card can provably never reach home: a least fixed point
     over a relaxed game (see :mod:`.fast`, rules 4 and 6).
 
@@ -463,7 +463,10 @@ def is_doomed(b, env):
     one can exist); G[x]: x can reach home (M[x] and the foundations can take
     it).  Facts start false and are derived only from facts already derived,
     so every fact that real play makes true is derived too.  ``info[0]``: how
-    many rounds the fixed point took."""
+    many rounds the fixed point took.  Without ``count_rounds`` the check stops
+    as soon as every card can reach home (the answer can no longer change; the
+    final round that would find nothing new is skipped, and ``info[0]`` is
+    then short by it): for callers that use only the answer."""
     P = env.P
     M, G, A = b.M, b.G, b.A
     ncols = P[P_NCOLS]
@@ -477,9 +480,12 @@ def is_doomed(b, env):
         M[x] = False
         G[x] = False
         A[x] = False
+    deck = 4 * top
+    home = 0  # cards G holds
     for s in range(4):
         for k in range(b.plen[s]):
             G[b.piles[s, k]] = True
+        home += b.plen[s]
     # an empty column can exist some time (it only matters where one takes any card)
     space = False
     if any_empty:
@@ -530,6 +536,7 @@ def is_doomed(b, env):
                         continue
                     if M[x] and (k == 0 or G[x - 1]):
                         G[x] = True
+                        home += 1
                         changed = True
                     else:
                         break
@@ -537,7 +544,10 @@ def is_doomed(b, env):
             for x in range(52):
                 if rank_of(x) <= top and not G[x] and M[x] and home_ready(x, G, P):
                     G[x] = True
+                    home += 1
                     changed = True
+        if home == deck and not count_rounds:
+            return False
     for s in range(4):
         for k in range(top):
             if not G[s * 13 + k]:
@@ -546,13 +556,14 @@ def is_doomed(b, env):
 
 
 @hot
-def is_lost(b, env, use_doom, extended):
+def is_lost(b, env, use_doom, extended, count_rounds=True):
     """The dead-position test that applies to these rules (rules 4 and 6 of
     :mod:`.fast`): the doom check where it applies (``extended``: in its
     extended form), else the simple test.  The players call it with
-    ``extended=False``: their evaluation must stay what it was."""
+    ``extended=False``: their evaluation must stay what it was.
+    ``count_rounds=False`` where ``info[0]`` is not read (see :func:`is_doomed`)."""
     if use_doom and doom_applies(env.P, extended):
-        return is_doomed(b, env)
+        return is_doomed(b, env, count_rounds)
     b.info[0] = 0
     return is_dead(b, env)
 
@@ -734,9 +745,11 @@ def dfs(
     # node d's moves are mstack[base[d] : base[d] + nmov[d]].  A path of d
     # moves, or d kept moves on the stack, took d generated nodes, so a small
     # budget needs small arrays (the probe run would spend more time clearing
-    # arrays sized for max_depth than searching)
+    # arrays sized for max_depth than searching); a long path keeps at most
+    # 48 moves a step on average (lost children included: they are tested
+    # when entered), and a branch that would need more is cut (``truncated``)
     room = min(max_depth, budget) + 1
-    mcap = min(max_depth * 24, budget) + max_moves
+    mcap = min(max_depth * 48, budget) + max_moves
     mstack = np.empty(mcap, np.int64)
     base = np.zeros(room + 1, np.int64)
     nmov = np.zeros(room, np.int64)
@@ -751,7 +764,7 @@ def dfs(
     nodes = 1
     if home_count(b) == decksize:
         return SOLVED, nodes, tp
-    if is_lost(b, env, True, True):
+    if is_lost(b, env, True, True, False):
         return UNSOLVABLE, nodes, tp
     tt_seen(tt, b.hsh[0], b.hsh[1])
     truncated = False
@@ -774,7 +787,10 @@ def dfs(
                 nodes += 1
                 if home_count(b) == decksize:
                     return SOLVED, nodes, t2
-                if not tt_has(tt, b.hsh[0], b.hsh[1]) and not is_lost(b, env, use_doom, True):
+                # the dead-position test waits until the child is entered: the
+                # children a search never enters (a solution or the budget came
+                # first, or it was reached meanwhile) then never cost one
+                if not tt_has(tt, b.hsh[0], b.hsh[1]):
                     if shuffle:
                         keys[kept] = noise  # a random order (a restart of its own)
                     else:
@@ -809,10 +825,14 @@ def dfs(
             m = mstack[base[depth] + idx[depth]]
             idx[depth] += 1
             tp = step(b, env, m, trail, tp)
-            if tt_seen(tt, b.hsh[0], b.hsh[1]):
-                # reached meanwhile in a sibling's subtree
+            if tt_has(tt, b.hsh[0], b.hsh[1]) or is_lost(b, env, use_doom, True, False):
+                # reached meanwhile in a sibling's subtree, or lost (a lost
+                # position never enters the table, so a sibling's subtree that
+                # reaches it tests it again: the same answer)
                 tp = undo_to(b, env, trail, tp, tp_at[depth])
-            elif depth + 1 >= max_depth:
+                continue
+            tt_seen(tt, b.hsh[0], b.hsh[1])  # (new: this puts it in the table)
+            if depth + 1 >= max_depth:
                 truncated = True
                 tp = undo_to(b, env, trail, tp, tp_at[depth])
             else:
@@ -924,11 +944,12 @@ def gbfs(b, env, budget, seed, tt_bits, max_moves, weights, trail, use_doom, aga
     tt = np.zeros((1 << tt_bits, 2), np.uint64)
     buf = np.zeros(max_moves, np.int64)
     rng = new_rng(seed)
+    rounds = weights[3] != 0  # whether the score reads the doom check's rounds
 
     tp0 = autoplay(b, env, trail, 0)
     if home_count(b) == decksize:
         return SOLVED, 1, tp0
-    if is_lost(b, env, True, True):
+    if is_lost(b, env, True, True, False):
         return UNSOLVABLE, 1, tp0
     tt_seen(tt, b.hsh[0], b.hsh[1])
     nstored = 1
@@ -957,7 +978,7 @@ def gbfs(b, env, budget, seed, tt_bits, max_moves, weights, trail, use_doom, aga
                     pmove[nstored] = m
                     found = nstored
                     nstored += 1
-                elif not is_lost(b, env, use_doom, True):
+                elif not is_lost(b, env, use_doom, True, rounds):
                     if nstored >= cap:
                         complete = False
                     else:

@@ -23,8 +23,9 @@ guided run does not solve within 10,000 nodes, short random-order runs
 succeed 5 to 10 times as often per node (see :data:`_STAGES`);
 and last a depth-first search with a transposition table and ordered moves,
 which proves most unsolvable deals (it steps into each child once to score
-it, and keeps only the children that are new and not lost, so a node's
-doomed or already seen children cost one step, not two).  Any run whose search space runs dry
+it and keeps the new ones; the dead-position test of rule 4 runs when a kept
+child is entered, so children never entered, because a solution or the end of
+the budget came first or a sibling's subtree reached them, never pay for it).  Any run whose search space runs dry
 proves the deal unsolvable.  The runs and their seeds are fixed, so the result
 is the same on every machine for the same position, rules and budget.
 
@@ -345,7 +346,13 @@ def _env(r: Rules) -> _core.Env:
 def _board(g: GameState, env: _core.Env) -> _core.Board:
     """A fresh board record of position ``g`` (:data:`._core.Board`), derived
     arrays filled in."""
-    b = cast(_core.Board, _core.new_board(*_arrays(g)))
+    return _fresh(_arrays(g), env)
+
+
+def _fresh(arrays: tuple[np.ndarray, ...], env: _core.Env) -> _core.Board:
+    """A fresh board record on copies of :func:`_arrays`' stacks (a search
+    changes its board's stacks; a solve makes the arrays once for all its runs)."""
+    b = cast(_core.Board, _core.new_board(*(a.copy() for a in arrays)))
     _core.init_board(b, env)
     return b
 
@@ -471,23 +478,26 @@ def _trail(r: Rules, max_depth: int) -> np.ndarray:
     """The move trail of a search: a path holds at most ``max_depth`` moves, and
     automatic moves add at most one per card plus one per return from a
     foundation, so ``2 * max_depth`` + the deck bounds it."""
-    return np.zeros((2 * max_depth + r.deck_size + 8, _core.TRAIL_W), dtype=np.int64)
+    # not zeroed: a search reads only rows it wrote (clearing 6 MB cost each
+    # solve more than its search on most deals)
+    return np.empty((2 * max_depth + r.deck_size + 8, _core.TRAIL_W), dtype=np.int64)
 
 
 def _run(
     kind: str,
     budget: int,
     seed: int,
-    start: GameState,
+    start: tuple[np.ndarray, ...],
     env: _core.Env,
     max_depth: int,
     max_moves: int,
     trail: np.ndarray,
 ) -> tuple[int, int, int]:
-    """One run of the portfolio from ``start``: (status, nodes, trail length).
-    Kinds: ``dfs`` (ordered depth-first), ``rdfs`` (depth-first in a random
-    order), ``gbfs`` (greedy best-first, weights ``_WEIGHTS[seed % 6]``)."""
-    b = _board(start, env)
+    """One run of the portfolio from ``start`` (the position's :func:`_arrays`):
+    (status, nodes, trail length).  Kinds: ``dfs`` (ordered depth-first),
+    ``rdfs`` (depth-first in a random order), ``gbfs`` (greedy best-first,
+    weights ``_WEIGHTS[seed % 6]``)."""
+    b = _fresh(start, env)
     tt_bits = max(12, min(MAX_TT_BITS, int(budget * 2 - 1).bit_length()))
     if kind in ("dfs", "rdfs"):
         status, used, tp = _core.dfs(
@@ -536,8 +546,9 @@ def solve(
     verified = False
     runs = 0
     env = _env(r)
+    stacks = _arrays(start)
     for kind, budget, seed in _portfolio(max_nodes, _doom_applies(r), r.foundation_return):
-        status, used, tp = _run(kind, budget, seed, start, env, max_depth, max_moves, trail)
+        status, used, tp = _run(kind, budget, seed, stacks, env, max_depth, max_moves, trail)
         nodes += used
         runs += 1
         if status == _core.SOLVED:
