@@ -25,9 +25,10 @@ and last a depth-first search with a transposition table and ordered moves,
 which proves most unsolvable deals (it steps into each child once to score
 it and keeps the new ones; the dead-position test of rule 4 runs when a kept
 child is entered, so children never entered, because a solution or the end of
-the budget came first or a sibling's subtree reached them, never pay for it).  Any run whose search space runs dry
-proves the deal unsolvable.  The runs and their seeds are fixed, so the result
-is the same on every machine for the same position, rules and budget.
+the budget came first or a sibling's subtree reached them, never pay for it).
+Any run whose search space runs dry proves the deal unsolvable.  The runs and
+their seeds are fixed, so the result is the same on every machine for the same
+position, rules and budget.
 
 Every rule is a parameter of the one compiled core, so all presets of
 RULES.md and any :class:`~bakers_lab.rules.Rules` record are solved by it.
