@@ -89,12 +89,14 @@ class GameState:
         """The start position of a deal."""
         if not isinstance(deal, Deal):
             raise TypeError(f"from_deal takes a Deal, not {type(deal).__name__}")
-        return cls(
-            deal.rules,
-            [list(c) for c in deal.columns],
-            [list(p) for p in deal.foundations],
-            deal=deal,
-        )
+        # a Deal checked its cards when it was made and cannot change since
+        g = cls.__new__(cls)
+        g.rules = deal.rules
+        g._cols = [[c.index for c in col] for col in deal.columns]
+        g._piles = [[c.index for c in p] for p in deal.foundations]
+        g._history = []
+        g.deal = deal
+        return g
 
     @classmethod
     def from_text(cls, text: str, variant: str | Rules = "bakers_dozen") -> GameState:
@@ -241,6 +243,9 @@ class GameState:
     def _locate(self, c: int) -> tuple[int, int, int]:
         """Where card id ``c`` lies: (0 column / 1 pile, its index, depth in it)."""
         for i, col in enumerate(self._cols):
+            if col and col[-1] == c:  # the usual case: a column's top card
+                return 0, i, len(col) - 1
+        for i, col in enumerate(self._cols):
             if c in col:
                 return 0, i, col.index(c)
         for s, pile in enumerate(self._piles):
@@ -277,7 +282,10 @@ class GameState:
                         move, f"the cards on {move.card} are not a built run that moves as a unit"
                     )
         if move.to_foundation:
-            takers = [s for s in range(4) if self._pile_takes(s, c)]
+            if self.rules.foundation_build == "same_suit":  # only its own suit's pile can
+                takers = [_suit(c)] if self._pile_takes(_suit(c), c) else []
+            else:
+                takers = [s for s in range(4) if self._pile_takes(s, c)]
             if move.pile is not None:
                 if int(move.pile) not in takers:
                     raise IllegalMoveError(
@@ -308,7 +316,11 @@ class GameState:
         target = move.to
         assert isinstance(target, Card)
         t = target.index
-        d = next((d for d, col in enumerate(self._cols) if col and col[-1] == t), -1)
+        d = -1
+        for k, col in enumerate(self._cols):
+            if col and col[-1] == t:
+                d = k
+                break
         if d < 0:
             raise IllegalMoveError(move, f"{target} is not at the top of a column")
         if kind == 0 and d == i:
