@@ -10,10 +10,13 @@ everything a function works on:
   ``plen[s]``, foundation pile ``s`` (the pile whose Ace is of suit ``s``);
   ``loc_col[x]`` / ``loc_dep[x]``, where card ``x`` lies (a column, or
   ``-1 - s`` for pile ``s``); ``raw1`` / ``raw2``, each column's Zobrist
-  hashes, and ``hsh``, the position key; ``bad[c]``, the cards of column ``c``
-  above a lower card of their suit; ``M``, ``G``, ``A`` and ``info``, the
-  scratch of the doom check.  Moves change a board in place and are undone
-  from the *trail* (one row a move: see ``TRAIL_W``).
+  hashes, ``mix1`` / ``mix2`` the same mixed, and ``hsh``, the position key;
+  ``bad[c]``, the cards of column ``c`` above a lower card of their suit, and
+  ``mins[c, j]``, the lowest rank per suit among its cards below depth ``j``
+  (see :func:`lies_bad`); ``topr``, the scratch of the move generator;
+  ``lim`` and ``info``, that of the doom check (``info[0]``: the rounds it
+  took).  Moves change a board in place and are undone from the *trail* (one
+  row a move: see ``TRAIL_W``).
 - :data:`Env`, what stays fixed through a search: ``P``, the rules as
   integers (indices ``P_*`` below), and the Zobrist tables ``Z1``, ``Z2``
   (card at a depth of a column) and ``ZP1``, ``ZP2`` (card on a pile).
@@ -57,11 +60,13 @@ Board = namedtuple(
         "loc_dep",
         "raw1",
         "raw2",
+        "mix1",
+        "mix2",
         "hsh",
         "bad",
-        "M",
-        "G",
-        "A",
+        "mins",
+        "topr",
+        "lim",
         "info",
     ],
 )
@@ -144,22 +149,21 @@ def pile_takes(s, c, piles, plen, P):
     return is_red(c) != is_red(top)
 
 
-@hot
-def column_bad(cols, lens, c):
-    """Cards of column c that lie above a lower card of their own suit.
-    (The lowest rank seen per suit is packed 4 bits a suit: no allocation.)"""
-    mins = 0xFFFF
-    bad = 0
-    for j in range(lens[c]):
-        x = cols[c, j]
-        sh = 4 * (x // 13)
-        r = rank_of(x)
-        m = (mins >> sh) & 15
-        if m < r:
-            bad += 1
-        else:
-            mins = (mins & ~(15 << sh)) | (r << sh)
-    return bad
+@njit(cache=True, inline="always")
+def lies_bad(mins, x):
+    """Whether card x lies above a lower card of its suit, on cards whose lowest
+    rank per suit is ``mins`` (packed 4 bits a suit, 15: none)."""
+    return (mins >> (4 * (x // 13))) & 15 < rank_of(x)
+
+
+@njit(cache=True, inline="always")
+def with_card(mins, x):
+    """``mins`` (see :func:`lies_bad`) once card x lies on those cards."""
+    sh = 4 * (x // 13)
+    r = rank_of(x)
+    if (mins >> sh) & 15 < r:
+        return mins
+    return (mins & ~(15 << sh)) | (r << sh)
 
 
 @njit(cache=True)
@@ -176,11 +180,13 @@ def new_board(cols, lens, piles, plen):
         np.zeros(52, np.int64),
         np.zeros(ncols, np.uint64),
         np.zeros(ncols, np.uint64),
+        np.zeros(ncols, np.uint64),
+        np.zeros(ncols, np.uint64),
         np.zeros(2, np.uint64),
         np.zeros(ncols, np.int64),
-        np.zeros(52, np.bool_),
-        np.zeros(52, np.bool_),
-        np.zeros(52, np.bool_),
+        np.zeros((ncols, cols.shape[1] + 1), np.int64),
+        np.zeros(ncols, np.int64),
+        np.zeros(ncols, np.int64),
         np.zeros(2, np.int64),
     )
 
@@ -195,15 +201,20 @@ def init_board(b, env):
     for c in range(ncols):
         b.raw1[c] = 0
         b.raw2[c] = 0
+        b.bad[c] = 0
+        b.mins[c, 0] = 0xFFFF
         for j in range(b.lens[c]):
             x = b.cols[c, j]
             b.loc_col[x] = c
             b.loc_dep[x] = j
             b.raw1[c] ^= env.Z1[x, j]
             b.raw2[c] ^= env.Z2[x, j]
-        b.hsh[0] += mix1(b.raw1[c])
-        b.hsh[1] += mix2(b.raw2[c])
-        b.bad[c] = column_bad(b.cols, b.lens, c)
+            b.bad[c] += lies_bad(b.mins[c, j], x)
+            b.mins[c, j + 1] = with_card(b.mins[c, j], x)
+        b.mix1[c] = mix1(b.raw1[c])
+        b.mix2[c] = mix2(b.raw2[c])
+        b.hsh[0] += b.mix1[c]
+        b.hsh[1] += b.mix2[c]
     for s in range(4):
         for j in range(b.plen[s]):
             x = b.piles[s, j]
@@ -254,14 +265,18 @@ def move_cards(b, env, src, dst, count, trail, tp, record):
     # take the cards off the source
     if src < PILE:
         start = lens[src] - count
-        old = b.raw1[src]
-        old2 = b.raw2[src]
         for j in range(start, lens[src]):
             x = cols[src, j]
             b.raw1[src] ^= env.Z1[x, j]
             b.raw2[src] ^= env.Z2[x, j]
-        hsh[0] += mix1(b.raw1[src]) - mix1(old)
-        hsh[1] += mix2(b.raw2[src]) - mix2(old2)
+            if record:
+                b.bad[src] -= lies_bad(b.mins[src, j], x)
+        new1 = mix1(b.raw1[src])
+        new2 = mix2(b.raw2[src])
+        hsh[0] += new1 - b.mix1[src]
+        hsh[1] += new2 - b.mix2[src]
+        b.mix1[src] = new1
+        b.mix2[src] = new2
     else:
         s = src - PILE
         start = plen[s] - count
@@ -278,6 +293,9 @@ def move_cards(b, env, src, dst, count, trail, tp, record):
             lens[dst] = j + 1
             b.loc_col[x] = dst
             b.loc_dep[x] = j
+            if record:
+                b.bad[dst] += lies_bad(b.mins[dst, j], x)
+            b.mins[dst, j + 1] = with_card(b.mins[dst, j], x)
         else:
             s2 = dst - PILE
             piles[s2, plen[s2]] = x
@@ -287,20 +305,18 @@ def move_cards(b, env, src, dst, count, trail, tp, record):
             hsh[0] += env.ZP1[s2, x]
             hsh[1] += env.ZP2[s2, x]
     if dst < PILE:
-        old = b.raw1[dst]
-        old2 = b.raw2[dst]
         for j in range(lens[dst] - count, lens[dst]):
             x = cols[dst, j]
             b.raw1[dst] ^= env.Z1[x, j]
             b.raw2[dst] ^= env.Z2[x, j]
-        hsh[0] += mix1(b.raw1[dst]) - mix1(old)
-        hsh[1] += mix2(b.raw2[dst]) - mix2(old2)
-        if record:
-            b.bad[dst] = column_bad(cols, lens, dst)
+        new1 = mix1(b.raw1[dst])
+        new2 = mix2(b.raw2[dst])
+        hsh[0] += new1 - b.mix1[dst]
+        hsh[1] += new2 - b.mix2[dst]
+        b.mix1[dst] = new1
+        b.mix2[dst] = new2
     if src < PILE:
         lens[src] = start
-        if record:
-            b.bad[src] = column_bad(cols, lens, src)
     else:
         plen[src - PILE] = start
     return tp
@@ -435,40 +451,62 @@ def doom_applies(P, extended):
     return extended or (P[P_FRET] == 0 and P[P_FBUILD] == SAME_SUIT and P[P_EMPTY] != EMPTY_ANY)
 
 
+#: Bit ``13 * t`` for each suit ``t``: the Aces; shifted left by ``r``, the
+#: cards of rank ``r + 1`` (the doom check keeps its facts as 52-bit sets).
+ACES = np.uint64((1 << 0) | (1 << 13) | (1 << 26) | (1 << 39))
+#: The black (clubs, spades: suits 0, 1) and red (suits 2, 3) Aces.
+BLACK_ACES = np.uint64((1 << 0) | (1 << 13))
+RED_ACES = np.uint64((1 << 26) | (1 << 39))
+
+
 @njit(cache=True, inline="always")
-def home_ready(x, G, P):
-    """Whether the foundations could take card x once the cards G says can
-    reach home have done so (same suit: the card below it in its suit;
-    alternate colour: any card one rank lower of the other colour)."""
-    r = rank_of(x)
+def bit(x):
+    return ONE << np.uint64(x)
+
+
+@njit(cache=True, inline="always")
+def rank_cards(r, tb, s):
+    """The cards of rank ``r + 1`` a card of suit ``s`` may lie on, as a bit set
+    (``r`` from 0: ``rank_cards(0, …)`` are Aces)."""
+    if tb == ANY_SUIT:
+        return ACES << np.uint64(r)
+    if tb == SAME_SUIT:
+        return bit(s * 13 + r)
+    return (RED_ACES if s < 2 else BLACK_ACES) << np.uint64(r)
+
+
+@njit(cache=True, inline="always")
+def home_ready(x, r, s, G, same):
+    """Whether the foundations could take card x (rank ``r``, suit ``s``) once
+    the cards of bit set G can reach home have done so (same suit: the card
+    below it in its suit; alternate colour: any card one rank lower of the
+    other colour)."""
     if r == 1:
         return True
-    if P[P_FBUILD] == SAME_SUIT:
-        return G[x - 1]
-    for t in range(4):
-        if (t >= 2) != (x // 13 >= 2) and G[t * 13 + r - 2]:
-            return True
-    return False
+    if same:
+        return (G & bit(x - 1)) != 0
+    return (G & rank_cards(r - 2, ALT_COLOUR, s)) != 0
 
 
 @hot
-def is_doomed(b, env, count_rounds=True):
+def is_doomed(b, env):
     """True if some card can provably never reach home: a least fixed point
     over a relaxed game (see :mod:`.fast`, rules 4 and 6).
 
-    A[x]: x can be uncovered some time (every card above it can move away);
-    M[x]: x can move away from where it lies (home, onto an uncoverable parent
-    that is not home — or, with foundation returns, onto any card that can
-    reach home — or, where an empty column takes it, into an empty column once
-    one can exist); G[x]: x can reach home (M[x] and the foundations can take
-    it).  Facts start false and are derived only from facts already derived,
+    A: the cards that can be uncovered some time (every card above can move
+    away); M: the cards that can move away from where they lie (home, onto an
+    uncoverable parent that is not home — or, with foundation returns, onto
+    any card that can reach home — or, where an empty column takes it, into an
+    empty column once one can exist); G: the cards that can reach home (in M
+    and the foundations can take them).  Each is a set of card ids, one bit a
+    card.  Facts start false and are derived only from facts already derived,
     so every fact that real play makes true is derived too.  ``info[0]``: how
-    many rounds the fixed point took.  Without ``count_rounds`` the check stops
-    as soon as every card can reach home (the answer can no longer change; the
-    final round that would find nothing new is skipped, and ``info[0]`` is
-    then short by it): for callers that use only the answer."""
+    many rounds the fixed point took, counting the last one that finds
+    nothing new.  Once every card can reach home that round is not run: every
+    card then can move away and was uncovered when it was scanned (only the
+    scan derives those facts), and any empty column that can exist was seen,
+    so the next round would change nothing."""
     P = env.P
-    M, G, A = b.M, b.G, b.A
     ncols = P[P_NCOLS]
     tb = P[P_TBUILD]
     top = P[P_RANKS]
@@ -476,15 +514,14 @@ def is_doomed(b, env, count_rounds=True):
     any_empty = P[P_EMPTY] == EMPTY_ANY
     fret = P[P_FRET] != 0
     same = P[P_FBUILD] == SAME_SUIT
-    for x in range(52):
-        M[x] = False
-        G[x] = False
-        A[x] = False
+    A = np.uint64(0)
+    M = np.uint64(0)
+    G = np.uint64(0)
     deck = 4 * top
     home = 0  # cards G holds
     for s in range(4):
         for k in range(b.plen[s]):
-            G[b.piles[s, k]] = True
+            G |= bit(b.piles[s, k])
         home += b.plen[s]
     # an empty column can exist some time (it only matters where one takes any card)
     space = False
@@ -492,78 +529,77 @@ def is_doomed(b, env, count_rounds=True):
         for c in range(ncols):
             if b.lens[c] == 0:
                 space = True
+    # lim[c]: the depth in column c where a round's scan starts (every card
+    # above it is in A and M already, so scanning them would change nothing)
+    lim = b.lim
+    for c in range(ncols):
+        lim[c] = b.lens[c] - 1
     changed = True
-    b.info[0] = 0
+    rounds = 0
     while changed:
         changed = False
-        b.info[0] += 1
+        rounds += 1
         for c in range(ncols):
-            ok = True
-            for j in range(b.lens[c] - 1, -1, -1):
+            for j in range(lim[c], -1, -1):
                 x = b.cols[c, j]
-                if not ok:
-                    break
-                if not A[x]:
-                    A[x] = True
+                bx = bit(x)
+                if (A & bx) == 0:
+                    A |= bx
                     changed = True
-                if not M[x]:
-                    r = rank_of(x)
-                    s = x // 13
-                    can = home_ready(x, G, P)
-                    if not can and r < top:
-                        for t in range(4):
-                            if suit_fits(t, s, tb):
-                                p = t * 13 + r
-                                if A[p] or (fret and G[p]):
-                                    can = True
-                                    break
-                    if not can and r == top and king_empty:
-                        can = True
-                    if not can and space:
-                        can = True
-                    if can:
-                        M[x] = True
-                        changed = True
-                ok = M[x]
-            if any_empty and ok and not space:
-                space = True
-                changed = True
+                r = x % 13 + 1
+                s = x // 13
+                if (
+                    home_ready(x, r, s, G, same)
+                    or (r < top and ((A | G) if fret else A) & rank_cards(r, tb, s) != 0)
+                    or (r == top and king_empty)
+                    or space
+                ):
+                    M |= bx
+                    changed = True
+                else:
+                    lim[c] = j
+                    break  # x cannot move away: nothing beneath it is uncovered
+            else:
+                lim[c] = -1
+                if any_empty and not space:
+                    space = True
+                    changed = True
         if same:
             for s in range(4):
                 for k in range(b.plen[s], top):
-                    x = s * 13 + k
-                    if G[x]:
+                    bx = bit(s * 13 + k)
+                    if (G & bx) != 0:
                         continue
-                    if M[x] and (k == 0 or G[x - 1]):
-                        G[x] = True
+                    if (M & bx) != 0 and (k == 0 or (G & (bx >> ONE)) != 0):
+                        G |= bx
                         home += 1
                         changed = True
                     else:
                         break
         else:
             for x in range(52):
-                if rank_of(x) <= top and not G[x] and M[x] and home_ready(x, G, P):
-                    G[x] = True
-                    home += 1
-                    changed = True
-        if home == deck and not count_rounds:
+                bx = bit(x)
+                r = x % 13 + 1
+                if r <= top and (G & bx) == 0 and (M & bx) != 0:
+                    if home_ready(x, r, x // 13, G, False):
+                        G |= bx
+                        home += 1
+                        changed = True
+        if home == deck:
+            b.info[0] = rounds + 1 if changed else rounds
             return False
-    for s in range(4):
-        for k in range(top):
-            if not G[s * 13 + k]:
-                return True
-    return False
+    b.info[0] = rounds
+    return home != deck
 
 
 @hot
-def is_lost(b, env, use_doom, extended, count_rounds=True):
+def is_lost(b, env, use_doom, extended):
     """The dead-position test that applies to these rules (rules 4 and 6 of
     :mod:`.fast`): the doom check where it applies (``extended``: in its
     extended form), else the simple test.  The players call it with
-    ``extended=False``: their evaluation must stay what it was.
-    ``count_rounds=False`` where ``info[0]`` is not read (see :func:`is_doomed`)."""
+    ``extended=False``: their evaluation must stay what it was."""
     if use_doom and doom_applies(env.P, extended):
-        return is_doomed(b, env, count_rounds)
+        return is_doomed(b, env)
     b.info[0] = 0
     return is_dead(b, env)
 
@@ -662,21 +698,33 @@ def gen_moves(b, env, out, prune=True):
     cols, lens, piles, plen = b.cols, b.lens, b.piles, b.plen
     ncols = P[P_NCOLS]
     tb = P[P_TBUILD]
+    same_f = P[P_FBUILD] == SAME_SUIT
     n = 0
+    # the first empty column, and the rank of each column's top card (0: empty),
+    # so a card's targets are found by comparing ranks
     empty = -1
+    topr = b.topr
     for d in range(ncols):
         if lens[d] == 0:
-            empty = d
-            break
+            topr[d] = 0
+            if empty < 0:
+                empty = d
+        else:
+            topr[d] = rank_of(cols[d, lens[d] - 1])
     for i in range(ncols):
         L = lens[i]
         if L == 0:
             continue
         x = cols[i, L - 1]
-        for s in range(4):
-            if pile_takes(s, x, piles, plen, P):
-                out[n] = i | ((PILE + s) << 6) | (1 << 12)
+        if same_f:  # only the pile of its own suit can take it
+            if pile_takes(x // 13, x, piles, plen, P):
+                out[n] = i | ((PILE + x // 13) << 6) | (1 << 12)
                 n += 1
+        else:
+            for s in range(4):
+                if pile_takes(s, x, piles, plen, P):
+                    out[n] = i | ((PILE + s) << 6) | (1 << 12)
+                    n += 1
         kmin = L - 1
         if P[P_SEQ] != 0:
             while kmin > 0 and builds_on(cols[i, kmin], cols[i, kmin - 1], tb):
@@ -686,8 +734,9 @@ def gen_moves(b, env, out, prune=True):
             cnt = L - k
             if prune and k == 0 and P[P_EMPTY] == EMPTY_NONE:
                 continue  # emptying a column for good never helps
+            want = rank_of(c) + 1
             for d in range(ncols):
-                if d != i and lens[d] > 0 and builds_on(c, cols[d, lens[d] - 1], tb):
+                if topr[d] == want and d != i and builds_on(c, cols[d, lens[d] - 1], tb):
                     out[n] = i | (d << 6) | (cnt << 12)
                     n += 1
             if empty >= 0 and k > 0 and empty_takes(c, P):
@@ -697,8 +746,9 @@ def gen_moves(b, env, out, prune=True):
         for s in range(4):
             if plen[s] > 0:
                 c = piles[s, plen[s] - 1]
+                want = rank_of(c) + 1
                 for d in range(ncols):
-                    if lens[d] > 0 and builds_on(c, cols[d, lens[d] - 1], tb):
+                    if topr[d] == want and builds_on(c, cols[d, lens[d] - 1], tb):
                         out[n] = (PILE + s) | (d << 6) | (1 << 12)
                         n += 1
                 if empty >= 0 and empty_takes(c, P):
@@ -764,7 +814,7 @@ def dfs(
     nodes = 1
     if home_count(b) == decksize:
         return SOLVED, nodes, tp
-    if is_lost(b, env, True, True, False):
+    if is_lost(b, env, True, True):
         return UNSOLVABLE, nodes, tp
     tt_seen(tt, b.hsh[0], b.hsh[1])
     truncated = False
@@ -825,7 +875,7 @@ def dfs(
             m = mstack[base[depth] + idx[depth]]
             idx[depth] += 1
             tp = step(b, env, m, trail, tp)
-            if tt_has(tt, b.hsh[0], b.hsh[1]) or is_lost(b, env, use_doom, True, False):
+            if tt_has(tt, b.hsh[0], b.hsh[1]) or is_lost(b, env, use_doom, True):
                 # reached meanwhile in a sibling's subtree, or lost (a lost
                 # position never enters the table, so a sibling's subtree that
                 # reaches it tests it again: the same answer)
@@ -944,12 +994,11 @@ def gbfs(b, env, budget, seed, tt_bits, max_moves, weights, trail, use_doom, aga
     tt = np.zeros((1 << tt_bits, 2), np.uint64)
     buf = np.zeros(max_moves, np.int64)
     rng = new_rng(seed)
-    rounds = weights[3] != 0  # whether the score reads the doom check's rounds
 
     tp0 = autoplay(b, env, trail, 0)
     if home_count(b) == decksize:
         return SOLVED, 1, tp0
-    if is_lost(b, env, True, True, False):
+    if is_lost(b, env, True, True):
         return UNSOLVABLE, 1, tp0
     tt_seen(tt, b.hsh[0], b.hsh[1])
     nstored = 1
@@ -978,7 +1027,7 @@ def gbfs(b, env, budget, seed, tt_bits, max_moves, weights, trail, use_doom, aga
                     pmove[nstored] = m
                     found = nstored
                     nstored += 1
-                elif not is_lost(b, env, use_doom, True, rounds):
+                elif not is_lost(b, env, use_doom, True):
                     if nstored >= cap:
                         complete = False
                     else:
