@@ -18,8 +18,9 @@ everything a function works on:
   took).  Moves change a board in place and are undone from the *trail* (one
   row a move: see ``TRAIL_W``).
 - :data:`Env`, what stays fixed through a search: ``P``, the rules as
-  integers (indices ``P_*`` below), and the Zobrist tables ``Z1``, ``Z2``
-  (card at a depth of a column) and ``ZP1``, ``ZP2`` (card on a pile).
+  integers (indices ``P_*`` below), the Zobrist tables ``Z1``, ``Z2``
+  (card at a depth of a column) and ``ZP1``, ``ZP2`` (card on a pile), and
+  the doom check's tables ``PAR`` and ``HOME`` (:func:`new_env`).
 
 A *stack id* names a column (``0 … ncols-1``) or a pile (``PILE + s``).  A move
 is encoded as ``src | dst << 6 | count << 12``.
@@ -70,8 +71,9 @@ Board = namedtuple(
         "info",
     ],
 )
-#: The rules vector and the Zobrist tables: fixed through a search.
-Env = namedtuple("Env", ["P", "Z1", "Z2", "ZP1", "ZP2"])
+#: The rules vector, the Zobrist tables and the doom check's card tables
+#: (see :func:`new_env`): fixed through a search.
+Env = namedtuple("Env", ["P", "Z1", "Z2", "ZP1", "ZP2", "PAR", "HOME"])
 
 #: The decorator of every compiled helper that allocates nothing: no inlining
 #: (each is compiled once, not once per call site: a fresh compile takes a
@@ -475,17 +477,39 @@ def rank_cards(r, tb, s):
     return (RED_ACES if s < 2 else BLACK_ACES) << np.uint64(r)
 
 
-@njit(cache=True, inline="always")
-def home_ready(x, r, s, G, same):
-    """Whether the foundations could take card x (rank ``r``, suit ``s``) once
-    the cards of bit set G can reach home have done so (same suit: the card
-    below it in its suit; alternate colour: any card one rank lower of the
-    other colour)."""
-    if r == 1:
-        return True
-    if same:
-        return (G & bit(x - 1)) != 0
-    return (G & rank_cards(r - 2, ALT_COLOUR, s)) != 0
+#: Bits past the cards that the doom check keeps set in A (KING_BIT) and in G
+#: (ACE_BIT): a card whose ``PAR`` holds KING_BIT can always move away (a top
+#: card where an empty column takes it), one whose ``HOME`` holds ACE_BIT can
+#: always go home once it can move (an Ace).
+KING_BIT = np.uint64(1 << 62)
+ACE_BIT = np.uint64(1 << 63)
+
+
+@njit(cache=True)
+def new_env(P, Z1, Z2, ZP1, ZP2):
+    """The :data:`Env` of rules ``P``: the tables given, and per card ``x`` the
+    bit sets the doom check reads, ``PAR[x]`` (the parents x may move onto,
+    as a tableau build allows) and ``HOME[x]`` (the cards any one of which at
+    home lets a foundation take x: the card below it in its suit; with
+    alternate-colour foundations any card one rank lower of the other colour)."""
+    top = P[P_RANKS]
+    tb = P[P_TBUILD]
+    PAR = np.zeros(52, np.uint64)
+    HOME = np.zeros(52, np.uint64)
+    for x in range(52):
+        r = rank_of(x)
+        s = x // 13
+        if r < top:
+            PAR[x] = rank_cards(r, tb, s)
+        elif r == top and P[P_EMPTY] == EMPTY_KING:
+            PAR[x] = KING_BIT
+        if r == 1:
+            HOME[x] = ACE_BIT
+        elif P[P_FBUILD] == SAME_SUIT:
+            HOME[x] = bit(x - 1)
+        else:
+            HOME[x] = rank_cards(r - 2, ALT_COLOUR, s)
+    return Env(P, Z1, Z2, ZP1, ZP2, PAR, HOME)
 
 
 @hot
@@ -507,16 +531,15 @@ def is_doomed(b, env):
     scan derives those facts), and any empty column that can exist was seen,
     so the next round would change nothing."""
     P = env.P
+    PAR, HOME = env.PAR, env.HOME
     ncols = P[P_NCOLS]
-    tb = P[P_TBUILD]
     top = P[P_RANKS]
-    king_empty = P[P_EMPTY] == EMPTY_KING
     any_empty = P[P_EMPTY] == EMPTY_ANY
     fret = P[P_FRET] != 0
     same = P[P_FBUILD] == SAME_SUIT
-    A = np.uint64(0)
+    A = KING_BIT
     M = np.uint64(0)
-    G = np.uint64(0)
+    G = ACE_BIT
     deck = 4 * top
     home = 0  # cards G holds
     for s in range(4):
@@ -546,14 +569,7 @@ def is_doomed(b, env):
                 if (A & bx) == 0:
                     A |= bx
                     changed = True
-                r = x % 13 + 1
-                s = x // 13
-                if (
-                    home_ready(x, r, s, G, same)
-                    or (r < top and ((A | G) if fret else A) & rank_cards(r, tb, s) != 0)
-                    or (r == top and king_empty)
-                    or space
-                ):
+                if (G & HOME[x]) != 0 or (((A | G) if fret else A) & PAR[x]) != 0 or space:
                     M |= bx
                     changed = True
                 else:
@@ -577,14 +593,12 @@ def is_doomed(b, env):
                     else:
                         break
         else:
-            for x in range(52):
+            for x in range(52):  # (M holds only cards of the deck)
                 bx = bit(x)
-                r = x % 13 + 1
-                if r <= top and (G & bx) == 0 and (M & bx) != 0:
-                    if home_ready(x, r, x // 13, G, False):
-                        G |= bx
-                        home += 1
-                        changed = True
+                if (G & bx) == 0 and (M & bx) != 0 and (G & HOME[x]) != 0:
+                    G |= bx
+                    home += 1
+                    changed = True
         if home == deck:
             b.info[0] = rounds + 1 if changed else rounds
             return False

@@ -21,7 +21,6 @@ from ._core import (
     P_RANKS,
     PILE,
     SAME_SUIT,
-    Env,
     autoplay,
     gen_moves,
     home_count,
@@ -29,6 +28,7 @@ from ._core import (
     init_board,
     is_lost,
     new_board,
+    new_env,
     new_rng,
     rank_of,
     step,
@@ -142,7 +142,7 @@ def play(
     tt_bits,
 ):
     """Play one game from the position in the arrays (see :func:`play_board`)."""
-    env = Env(P, Z1, Z2, ZP1, ZP2)
+    env = new_env(P, Z1, Z2, ZP1, ZP2)
     b = new_board(cols, lens, piles, plen)
     return play_board(b, env, policy, depth, W, seed, cap, patience, trail, max_moves, tt_bits)
 

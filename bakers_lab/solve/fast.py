@@ -341,7 +341,7 @@ def _arrays(g: GameState) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
 
 def _env(r: Rules) -> _core.Env:
     """The compiled core's fixed tables for these rules (:data:`._core.Env`)."""
-    return _core.Env(rules_vector(r), _Z1, _Z2, _ZP1, _ZP2)
+    return cast(_core.Env, _core.new_env(rules_vector(r), _Z1, _Z2, _ZP1, _ZP2))
 
 
 def _board(g: GameState, env: _core.Env) -> _core.Board:
