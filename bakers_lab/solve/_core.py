@@ -1077,3 +1077,23 @@ def gbfs(b, env, budget, seed, tt_bits, max_moves, weights, trail, use_doom, aga
     for i in range(d - 1, -1, -1):
         tp = step(b, env, path[i], trail, tp)
     return SOLVED, nodes, tp
+
+
+#: The kinds of :func:`run`.
+RUN_DFS, RUN_RDFS, RUN_GBFS = 0, 1, 2
+
+
+@njit(cache=True)
+def run(kind, cols, lens, piles, plen, env, budget, seed, tt_bits, max_depth, max_moves, trail, w):
+    """One search from the position in the stacks (left unchanged): ``kind``
+    RUN_DFS (ordered depth-first), RUN_RDFS (depth-first in a random order) or
+    RUN_GBFS (best-first with weights ``w``); returns what the search returns.
+    One call from Python instead of three (board, fill, search): a record
+    argument costs the dispatcher more than a small search."""
+    b = new_board(cols.copy(), lens.copy(), piles.copy(), plen.copy())
+    init_board(b, env)
+    if kind == RUN_GBFS:
+        return gbfs(b, env, budget, seed, tt_bits, max_moves, w, trail, True)
+    return dfs(
+        b, env, budget, seed, tt_bits, max_depth, max_moves, trail, True, True, kind == RUN_RDFS
+    )

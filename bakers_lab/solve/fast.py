@@ -370,6 +370,8 @@ _WEIGHTS = (
     (2, 2, 0, 0, 1),
     (3, 3, 0, 2, 0),
 )
+_WEIGHT_ARRAYS = tuple(np.array(w, dtype=np.int64) for w in _WEIGHTS)
+_KINDS = {"dfs": _core.RUN_DFS, "rdfs": _core.RUN_RDFS, "gbfs": _core.RUN_GBFS}
 #: Restarts in pairs, stage by stage: (best-first budget, random-order
 #: depth-first budget, how many pairs); the last stage repeats.
 #: ``benchmarks/portfolio.py`` measures why: on 134 deals of Baker's Dozen
@@ -498,17 +500,24 @@ def _run(
     (status, nodes, trail length).  Kinds: ``dfs`` (ordered depth-first),
     ``rdfs`` (depth-first in a random order), ``gbfs`` (greedy best-first,
     weights ``_WEIGHTS[seed % 6]``)."""
-    b = _fresh(start, env)
     tt_bits = max(12, min(MAX_TT_BITS, int(budget * 2 - 1).bit_length()))
-    if kind in ("dfs", "rdfs"):
-        status, used, tp = _core.dfs(
-            b, env, budget, seed, tt_bits, max_depth, max_moves, trail, True, True, kind == "rdfs"
-        )
-    else:
-        weights = np.array(_WEIGHTS[seed % len(_WEIGHTS)], dtype=np.int64)
-        status, used, tp = _core.gbfs(
-            b, env, budget, seed, tt_bits, max_moves, weights, trail, True
-        )
+    weights = _WEIGHT_ARRAYS[seed % len(_WEIGHTS)] if kind == "gbfs" else _WEIGHT_ARRAYS[0]
+    cols, lens, piles, plen = start
+    status, used, tp = _core.run(
+        _KINDS[kind],
+        cols,
+        lens,
+        piles,
+        plen,
+        env,
+        budget,
+        seed,
+        tt_bits,
+        max_depth,
+        max_moves,
+        trail,
+        weights,
+    )
     return int(status), int(used), int(tp)
 
 
