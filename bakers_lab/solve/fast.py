@@ -164,7 +164,11 @@ depth-first runs in a random order joined the portfolio: some of the rest are
 likely solvable too, out of reach of guided search.  Stronger dead-end checks
 tried on samples of their positions (a parent counts only while it is not
 home; too few parents for the cards a card's first uncovering needs) cut few
-or none of them.
+or none of them.  Game 6574, open at the default budget, is unsolvable:
+``solve(6574, max_nodes=200_000_000)`` proves it after 162,032,360 nodes
+(200 s on a 2-core machine), and the closing depth-first search alone
+exhausts it within 2,041,849 nodes, twice what that search gets of the
+default budget.  6174 stays open after 200,000,000 nodes (233 s).
 """
 
 from __future__ import annotations
