@@ -19,15 +19,21 @@ def _fresh(b: C.Board, env: C.Env) -> C.Board:
     return f
 
 
+def _walk_start(
+    r: bl.Rules, seed: int
+) -> tuple[C.Env, C.Board, np.ndarray, np.ndarray, random.Random]:
+    """What a random walk from seeded deal ``seed`` needs: env, board, trail,
+    move buffer and the walk's random source."""
+    env = _env(r)
+    b = _board(bl.GameState.from_deal(bl.seeded_deal(seed, variant=r)), env)
+    trail = np.zeros((2000, C.TRAIL_W), np.int64)
+    return env, b, trail, np.zeros(3000, np.int64), random.Random(seed)
+
+
 @given(st.sampled_from(bl.variant_names()), st.integers(0, 10**6))
 def test_incremental_key_equals_fresh_key(variant, seed):
     r = bl.rules(variant)
-    g = bl.GameState.from_deal(bl.seeded_deal(seed, variant=r))
-    env = _env(r)
-    b = _board(g, env)
-    trail = np.zeros((2000, C.TRAIL_W), np.int64)
-    buf = np.zeros(3000, np.int64)
-    rng = random.Random(seed)
+    env, b, trail, buf, rng = _walk_start(r, seed)
     tp = 0
     for _ in range(150):
         n = C.gen_moves(b, env, buf)
@@ -160,12 +166,7 @@ def test_doom_check_equals_its_reference(variant, seed):
     r = bl.rules(variant)
     if r.move_unit != "card":
         return
-    g = bl.GameState.from_deal(bl.seeded_deal(seed, variant=r))
-    env = _env(r)
-    b = _board(g, env)
-    trail = np.zeros((2000, C.TRAIL_W), np.int64)
-    buf = np.zeros(3000, np.int64)
-    rng = random.Random(seed)
+    env, b, trail, buf, rng = _walk_start(r, seed)
     tp = C.autoplay(b, env, trail, 0)
     for _ in range(120):
         lost = C.is_doomed(b, env)

@@ -231,6 +231,18 @@ def home_count(b):
     return b.plen[0] + b.plen[1] + b.plen[2] + b.plen[3]
 
 
+@njit(cache=True, inline="always")
+def remix(b, c):
+    """Bring column c's mixed hashes, and so the position key, up to date with
+    its raw hashes."""
+    new1 = mix1(b.raw1[c])
+    new2 = mix2(b.raw2[c])
+    b.hsh[0] += new1 - b.mix1[c]
+    b.hsh[1] += new2 - b.mix2[c]
+    b.mix1[c] = new1
+    b.mix2[c] = new2
+
+
 @hot
 def move_cards(b, env, src, dst, count, trail, tp, record):
     """Move ``count`` cards from stack ``src`` to stack ``dst`` (no legality check),
@@ -273,12 +285,7 @@ def move_cards(b, env, src, dst, count, trail, tp, record):
             b.raw2[src] ^= env.Z2[x, j]
             if record:
                 b.bad[src] -= lies_bad(b.mins[src, j], x)
-        new1 = mix1(b.raw1[src])
-        new2 = mix2(b.raw2[src])
-        hsh[0] += new1 - b.mix1[src]
-        hsh[1] += new2 - b.mix2[src]
-        b.mix1[src] = new1
-        b.mix2[src] = new2
+        remix(b, src)
     else:
         s = src - PILE
         start = plen[s] - count
@@ -311,12 +318,7 @@ def move_cards(b, env, src, dst, count, trail, tp, record):
             x = cols[dst, j]
             b.raw1[dst] ^= env.Z1[x, j]
             b.raw2[dst] ^= env.Z2[x, j]
-        new1 = mix1(b.raw1[dst])
-        new2 = mix2(b.raw2[dst])
-        hsh[0] += new1 - b.mix1[dst]
-        hsh[1] += new2 - b.mix2[dst]
-        b.mix1[dst] = new1
-        b.mix2[dst] = new2
+        remix(b, dst)
     if src < PILE:
         lens[src] = start
     else:

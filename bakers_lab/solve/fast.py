@@ -351,13 +351,7 @@ def _env(r: Rules) -> _core.Env:
 def _board(g: GameState, env: _core.Env) -> _core.Board:
     """A fresh board record of position ``g`` (:data:`._core.Board`), derived
     arrays filled in."""
-    return _fresh(_arrays(g), env)
-
-
-def _fresh(arrays: tuple[np.ndarray, ...], env: _core.Env) -> _core.Board:
-    """A fresh board record on copies of :func:`_arrays`' stacks (a search
-    changes its board's stacks; a solve makes the arrays once for all its runs)."""
-    b = cast(_core.Board, _core.new_board(*(a.copy() for a in arrays)))
+    b = cast(_core.Board, _core.new_board(*_arrays(g)))
     _core.init_board(b, env)
     return b
 
