@@ -11,15 +11,15 @@ tag              definition                                                share
 ``very easy``    all three players win it (even ``greedy``)                 5.2 %
 ``easy``         two of the three win it (mostly careful and lookahead-2)  31.8 %
 ``medium``       one of them wins it                                       29.4 %
-``hard``         none of them wins it; the solver wins it with at most     18.2 %
+``hard``         none of them wins it; the solver wins it with at most     17.5 %
                  :data:`HARD_NODES` (3,000) nodes
-``very hard``    none of them wins it; the solver needs more nodes         15.0 %
+``very hard``    none of them wins it; the solver needs more nodes         15.8 %
 ``unwinnable``   the solver proved that no sequence of moves wins           0.2 %
 ``not settled``  the solver could not settle it within its default budget   0.1 %
 ===============  ========================================================  =======
 
 The shares are of Baker's Dozen games 1-32,000 (the shipped ratings,
-:func:`ratings`; counts 1,657 / 10,170 / 9,424 / 5,838 / 4,806 / 76 / 29).
+:func:`ratings`; counts 1,657 / 10,170 / 9,424 / 5,597 / 5,049 / 76 / 27).
 :data:`HARD_NODES` is about the median effort on the deals no player wins,
 so "hard" and "very hard" split them in two halves.
 
@@ -97,8 +97,8 @@ WINNABLE: tuple[Tag, ...] = TAGS[:5]
 #: The players whose games rate a deal (weakest first).
 RATERS = ("greedy", "careful", "lookahead-2")
 #: Most solver nodes of a "hard" deal (more: "very hard"): about the median
-#: effort on the Baker's Dozen deals no rater wins (2,290 on games 1-32,000 with the solver of
-#: the shipped table; 2,652 and 3,169 with the solvers before it).
+#: effort on the Baker's Dozen deals no rater wins (2,652 on games 1-32,000 with the solver of
+#: the shipped table; 3,169 with the slower solver before it).
 HARD_NODES = 3_000
 #: Share of each tag in the shipped ratings of Baker's Dozen games 1-32,000
 #: (percent; :func:`ratings` gives the table).
@@ -106,8 +106,8 @@ SHARES: dict[Tag, float] = {
     "very easy": 5.2,
     "easy": 31.8,
     "medium": 29.4,
-    "hard": 18.2,
-    "very hard": 15.0,
+    "hard": 17.5,
+    "very hard": 15.8,
     "unwinnable": 0.2,
     "not settled": 0.1,
 }

@@ -994,15 +994,8 @@ def gbfs(b, env, budget, seed, tt_bits, max_moves, weights, trail, use_doom, aga
     expand the stored position with the best score.  Finds solutions fast;
     its result is SOLVED, UNSOLVABLE (the frontier ran dry: every reachable
     position was expanded) or BUDGET.  On SOLVED the trail holds the solution
-    from the start.  ``again=False`` turns rule 7 of :mod:`.fast` off (for tests).
-
-    A stored position is tested for being lost when it is expanded, not when
-    it is generated: most generated positions are never expanded, so most
-    tests are saved.  Where foundation cards may come back the test runs at
-    once instead, because there the score counts the rounds it took (the
-    only place the round count guides the search; see :data:`.fast._WEIGHTS`)."""
+    from the start.  ``again=False`` turns rule 7 of :mod:`.fast` off (for tests)."""
     P = env.P
-    lazy = P[P_FRET] == 0
     ncols = P[P_NCOLS]
     decksize = 4 * P[P_RANKS]
     width = decksize + ncols + 4
@@ -1037,8 +1030,6 @@ def gbfs(b, env, budget, seed, tt_bits, max_moves, weights, trail, use_doom, aga
         k, nheap = heap_pop(hk, hv, nheap)
         decode(b, env, store, k)
         init_board(b, env)
-        if lazy and k > 0 and is_lost(b, env, use_doom, True):
-            continue  # lost: a dead end, never expanded
         n = gen_moves(b, env, buf)
         for a in range(n):
             m = buf[a]
@@ -1052,7 +1043,7 @@ def gbfs(b, env, budget, seed, tt_bits, max_moves, weights, trail, use_doom, aga
                     pmove[nstored] = m
                     found = nstored
                     nstored += 1
-                elif lazy or not is_lost(b, env, use_doom, True):
+                elif not is_lost(b, env, use_doom, True):
                     if nstored >= cap:
                         complete = False
                     else:
@@ -1061,8 +1052,7 @@ def gbfs(b, env, budget, seed, tt_bits, max_moves, weights, trail, use_doom, aga
                         pmove[nstored] = m
                         gdepth[nstored] = gdepth[k] + 1
                         held[nstored] = just_moved(m, t2 - tp0)
-                        rounds = 0 if lazy else b.info[0]
-                        score = evaluate(b, env, weights, rounds, gdepth[nstored])
+                        score = evaluate(b, env, weights, b.info[0], gdepth[nstored])
                         key = score * 4096 + np.int64(xorshift(rng) & np.uint64(4095))
                         nheap = heap_push(hk, hv, nheap, key, nstored)
                         nstored += 1

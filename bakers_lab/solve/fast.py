@@ -13,12 +13,11 @@ budgets, because the effort to find a solution is heavy-tailed and a fresh
 start often finds at once what a long run misses.  Each pair is a greedy
 best-first run (it stores the positions it generates and always expands the
 one with the best score: cards not home, cards that must visit the tableau,
-cards above the next foundation cards; varied weights and random tie-breaks;
-it tests a position for rule 4 when it expands it, see :data:`_WEIGHTS`) and
-a depth-first run that takes the children in a random order.  The two fail
-on different deals: every guided run can dig in the same wrong place (on
-Good Measure deals 3, 10, 33, 36, 56 and 155, which no guided run of
-5,000,000 nodes solved when it was measured, a random order finds a
+cards above the next foundation cards, how entangled the columns are; varied
+weights and random tie-breaks) and a depth-first run that takes the children
+in a random order.  The two fail on different deals: every guided run can dig
+in the same wrong place (on Good Measure deals 3, 10, 33, 36, 56 and 155,
+which no guided run of 5,000,000 nodes solves, a random order finds a
 solution in 734 to 46,969 nodes), and on the Baker's Dozen deals a first
 guided run does not solve within 10,000 nodes, short random-order runs
 succeed 5 to 10 times as often per node (see :data:`_STAGES`);
@@ -367,20 +366,7 @@ def _board(g: GameState, env: _core.Env) -> _core.Board:
 #: Heuristic weights of the best-first runs, used in turn: cards not home,
 #: cards that must visit the tableau (above a lower card of their suit), cards
 #: above each suit's next card, rounds the doom check needed to settle (how
-#: entangled the columns are), and path length.  The rounds count only where
-#: foundation cards may come back.  Elsewhere a best-first run tests a
-#: position for rule 4 when it expands it, not when it generates it, so the
-#: score has no rounds; most generated positions are never expanded.  On
-#: Baker's Dozen 1-4,000 (without 417, 1650 and 3036) that took the nodes from
-#: 29.95M to 27.46M (without the rounds in the score: 26.32M, but every
-#: generated position tested) and best-first runs from about 600k to 900k
-#: nodes a second, the same verdicts; whole solves of 1-2,000 took 21.1 s
-#: instead of 28.6 s.  Whole tables: Baker's Dozen 1-10,000 keeps its
-#: outcomes and takes 10 % less time (``benchmarks/solver.py``, side by side:
-#: 149.4 s -> 134.6 s); 1-32,000 leaves 29 deals open instead of 27 and Good
-#: Measure 88 instead of 87 (``data/README.md`` lists them).  On Baker's Dozen
-#: Return the rounds matter: without them deals 1-300 needed 18.1M nodes
-#: instead of 5.2M and 238 was left open.
+#: entangled the columns are), and path length.
 _WEIGHTS = (
     (1, 1, 0, 1, 0),
     (2, 2, 0, 1, 0),
@@ -395,15 +381,15 @@ _KINDS = {"dfs": _core.RUN_DFS, "rdfs": _core.RUN_RDFS, "gbfs": _core.RUN_GBFS}
 #: depth-first budget, how many pairs); the last stage repeats.
 #: ``benchmarks/portfolio.py`` measures why: on 134 deals of Baker's Dozen
 #: 1-10,000 (24 seeds of each kind each), on the deals a first best-first run
-#: does not solve within 10,000 nodes, a random-order run of 2,000-5,000 nodes
-#: succeeds 5 to 10 times as often per node as a best-first run of that size,
-#: while on the easy deals short best-first runs are best; so both kinds run
-#: from the start, short.  Longer runs (50,000 and 100,000 nodes) left more
-#: deals open than more runs of 20,000.  On Baker's Dozen 1-32,000 these stages
-#: (with the best-first runs of then) settle exactly the deals the stages
-#: before them did (32 best-first runs of 5,000 nodes, then pairs of 20,000)
-#: with 20 % fewer nodes.  A best-first run stores every position it keeps
-#: (about 100 bytes each): the largest, 20,000 nodes, needs about 2 MB.
+#: does not solve within 10,000 nodes, a random-order run of 2,000-5,000
+#: nodes succeeds 5 to 10 times as often per node as a best-first run of that
+#: size, while on the easy deals short best-first runs are best; so both kinds
+#: run from the start, short.  Longer runs (50,000 and 100,000 nodes) left
+#: more deals open than more runs of 20,000.  On Baker's Dozen 1-32,000 these
+#: stages settle exactly the deals the stages before them did (32 best-first
+#: runs of 5,000 nodes, then pairs of 20,000) with 20 % fewer nodes.  A
+#: best-first run stores every position it keeps (about 100 bytes each): the
+#: largest, 20,000 nodes, needs about 2 MB.
 _STAGES = ((2_000, 3_000, 32), (5_000, 5_000, 32), (20_000, 20_000, 10**9))
 #: The stages where foundation cards may come back (Baker's Dozen Return):
 #: there the random-order runs pay less (a random order keeps taking cards
@@ -411,17 +397,16 @@ _STAGES = ((2_000, 3_000, 32), (5_000, 5_000, 32), (20_000, 20_000, 10**9))
 #: with 105M nodes where these, 32 best-first runs of 5,000 nodes alone and
 #: then pairs of 20,000, leave 3 (417, 813, 1650) with 74M.
 _STAGES_RETURN = ((5_000, 0, 32), (20_000, 20_000, 10**9))
-#: Share of the budget (after the probe) that the restarts may use: with the
-#: doom check most unsolvable deals are caught early, so the restarts get more;
-#: without it (sequence moves) proofs need the depth-first search. A smaller
-#: share trades late solutions for late proofs and loses on balance (measured
-#: before the best-first runs deferred their dead-end test): at 0.55, of the
-#: deals each shipped table settled after 2.7M nodes or left open, Baker's
-#: Dozen 1-32,000 gains 3 proofs (6574, 25489, 29393) and loses 3 solutions
-#: (1650, 7501, 21702), Good Measure 1-2,000 gains 2 solutions and loses 11,
-#: Baker's Dozen Return loses 3.  Game 6574's proof needs 2,041,849 nodes of
-#: the closing search and game 7501's solution 2,985,510 of restarts: together
-#: more than the default budget.
+#: Share of the budget (after the probe) that the restarts may use: with
+#: the doom check most unsolvable deals are caught early, so the restarts get
+#: more; without it (sequence moves) proofs need the depth-first search.
+#: A smaller share trades late solutions for late proofs and loses on balance:
+#: at 0.55, of the deals each shipped table settled after 2.7M nodes or left
+#: open, Baker's Dozen 1-32,000 gains 3 proofs (6574, 25489, 29393) and loses
+#: 3 solutions (1650, 7501, 21702), Good Measure 1-2,000 gains 2 solutions
+#: and loses 11, Baker's Dozen Return loses 3.  Game 6574's proof needs
+#: 2,041,849 nodes of the closing search and game 7501's solution 2,985,510
+#: of restarts: together more than the default budget.
 _RESTART_SHARE = {True: 0.8, False: 0.5}
 
 
