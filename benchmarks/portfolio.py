@@ -47,7 +47,7 @@ def one_run(deal: int, variant: str, kind: str, size: int, seed: int) -> tuple[i
     r = start.rules
     depth = fast.DEFAULT_MAX_DEPTH
     env = fast._env(r)
-    status, used, _ = fast._run(
+    status, used, _, _ = fast._run(
         kind, size, seed, fast._arrays(start), env, depth, fast._max_moves(r), fast._trail(r, depth)
     )
     return status, used

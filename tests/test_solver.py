@@ -7,7 +7,7 @@ import pytest
 from reference_solver import is_solvable
 
 import bakers_lab as bl
-from bakers_lab.solve.fast import _portfolio
+from bakers_lab.solve.fast import _few_home, _portfolio
 
 
 def replays_to_a_win(deal: bl.Deal, moves) -> bool:
@@ -162,11 +162,48 @@ def test_budget_is_respected_and_reported():
     assert r.outcome == "unresolved" and 20_000 <= r.nodes <= 20_000 + 500
 
 
+def drive(budget, doom, returns, most):
+    """The runs of a portfolio whose every run reports ``most`` cards home."""
+    gen = _portfolio(budget, doom, returns, 18)
+    runs = [next(gen)]
+    while True:
+        try:
+            runs.append(gen.send(most))
+        except StopIteration:
+            return runs
+
+
 def test_portfolio_spends_exactly_the_budget():
     for budget in (1, 999, 5_000, 123_457, 3_000_000):
         for doom, returns in ((True, False), (False, False), (True, True)):
             runs = list(_portfolio(budget, doom, returns))
             assert sum(b for _, b, _ in runs) == budget and all(b > 0 for _, b, _ in runs)
+            for most in (0, 17, 18, 52):
+                sent = drive(budget, doom, returns, most)
+                assert sum(b for _, b, _ in sent) == budget and all(b > 0 for _, b, _ in sent)
+                if most >= 18 or budget < 5_000:  # enough home, or no restarts to stop
+                    assert sent == runs
+
+
+def test_portfolio_switches_to_the_proof_when_restarts_get_nowhere():
+    runs = list(_portfolio(5_000_000))
+    low = drive(5_000_000, True, False, 17)  # never a third of the deck home
+    # the restarts stop once 30 % of the budget is spent (checked before each pair of
+    # restarts); the closing search gets the rest
+    spent = 0
+    for i, (kind, b, _) in enumerate(low[:-1]):
+        assert (kind, b) == runs[i][:2]
+        spent += b
+    assert 1_500_000 <= spent < 1_500_000 + 40_000
+    assert low[-1] == ("dfs", 5_000_000 - spent, 1) and low[-1][1] > 3_000_000
+    assert runs[-1][0] == "dfs" and runs[-1][1] < 1_100_000
+
+
+def test_restarts_that_get_nowhere_leave_the_budget_to_a_proof():
+    # game 6574: no restart gets 17 cards home; the closing search needs 2,041,849
+    # nodes to exhaust it, more than the fifth of the budget it would get after them
+    r = bl.solve(6574)
+    assert r.outcome == "unsolvable" and r.nodes == 3_563_017
 
 
 @pytest.mark.parametrize(
@@ -202,3 +239,20 @@ def test_result_json():
     assert type(data["nodes"]) is int and data["nodes"] > 0
     assert isinstance(data["seconds"], float) and data["seconds"] >= 0
     assert json.loads(json.dumps(data)) == data
+
+
+def test_only_deals_of_baker_s_dozen_shape_switch_to_the_proof():
+    # measured on the shipped tables: on Good Measure (five cards a column), with
+    # foundation returns and with sequence moves, deals solved late by restarts had
+    # fewer than a third of the deck home after 30 % of the budget, so they never switch
+    few = {v: _few_home(bl.rules(v)) for v in bl.variant_names()}
+    assert few == {
+        "bakers_dozen": 18,
+        "bakers_dozen_return": 0,
+        "good_measure": 0,
+        "spanish_patience": 18,
+        "portuguese_solitaire": 18,
+        "spanish_patience_ii": 18,
+        "house_empty_any": 18,
+        "house_sequences": 0,
+    }

@@ -14,9 +14,11 @@ everything a function works on:
   ``bad[c]``, the cards of column ``c`` above a lower card of their suit, and
   ``mins[c, j]``, the lowest rank per suit among its cards below depth ``j``
   (see :func:`lies_bad`); ``topr``, the scratch of the move generator;
-  ``lim`` and ``info``, that of the doom check (``info[0]``: the rounds it
-  took).  Moves change a board in place and are undone from the *trail* (one
-  row a move: see ``TRAIL_W``).
+  ``lim`` and ``info[0]``, that of the doom check (the rounds it took);
+  ``info[1]``, the most cards home in any position a search has entered
+  (best-first: stored), which the portfolio reads (:func:`run`).  Moves
+  change a board in place and are undone from the *trail* (one row a move:
+  see ``TRAIL_W``).
 - :data:`Env`, what stays fixed through a search: ``P``, the rules as
   integers (indices ``P_*`` below), the Zobrist tables ``Z1``, ``Z2``
   (card at a depth of a column) and ``ZP1``, ``ZP2`` (card on a pile), and
@@ -833,6 +835,7 @@ def dfs(
     if is_lost(b, env, True, True):
         return UNSOLVABLE, nodes, tp
     tt_seen(tt, b.hsh[0], b.hsh[1])
+    b.info[1] = home_count(b)
     truncated = False
     depth = 0
     fresh = True
@@ -898,6 +901,7 @@ def dfs(
                 tp = undo_to(b, env, trail, tp, tp_at[depth])
                 continue
             tt_seen(tt, b.hsh[0], b.hsh[1])  # (new: this puts it in the table)
+            b.info[1] = max(b.info[1], home_count(b))
             if depth + 1 >= max_depth:
                 truncated = True
                 tp = undo_to(b, env, trail, tp, tp_at[depth])
@@ -1017,6 +1021,7 @@ def gbfs(b, env, budget, seed, tt_bits, max_moves, weights, trail, use_doom, aga
     if is_lost(b, env, True, True):
         return UNSOLVABLE, 1, tp0
     tt_seen(tt, b.hsh[0], b.hsh[1])
+    most = home_count(b)
     nstored = 1
     encode(b, env, store, 0)
     parent[0] = -1
@@ -1053,6 +1058,7 @@ def gbfs(b, env, budget, seed, tt_bits, max_moves, weights, trail, use_doom, aga
                         gdepth[nstored] = gdepth[k] + 1
                         held[nstored] = just_moved(m, t2 - tp0)
                         score = evaluate(b, env, weights, b.info[0], gdepth[nstored])
+                        most = max(most, home_count(b))
                         key = score * 4096 + np.int64(xorshift(rng) & np.uint64(4095))
                         nheap = heap_push(hk, hv, nheap, key, nstored)
                         nstored += 1
@@ -1060,7 +1066,9 @@ def gbfs(b, env, budget, seed, tt_bits, max_moves, weights, trail, use_doom, aga
             if found >= 0:
                 break
         if nodes >= budget and found < 0:
+            b.info[1] = most
             return BUDGET, nodes, tp0
+    b.info[1] = most
     if found < 0:
         return (UNSOLVABLE if complete else BUDGET), nodes, tp0
     # rebuild the path: collect moves back to the root, replay them forward
@@ -1089,13 +1097,17 @@ RUN_DFS, RUN_RDFS, RUN_GBFS = 0, 1, 2
 def run(kind, cols, lens, piles, plen, env, budget, seed, tt_bits, max_depth, max_moves, trail, w):
     """One search from the position in the stacks (left unchanged): ``kind``
     RUN_DFS (ordered depth-first), RUN_RDFS (depth-first in a random order) or
-    RUN_GBFS (best-first with weights ``w``); returns what the search returns.
-    One call from Python instead of three (board, fill, search): a record
-    argument costs the dispatcher more than a small search."""
+    RUN_GBFS (best-first with weights ``w``); returns what the search returns
+    and the most cards home in a position it reached (``info[1]``; 0 when it
+    stopped at the start).  One call from Python instead of three (board,
+    fill, search): a record argument costs the dispatcher more than a small
+    search."""
     b = new_board(cols.copy(), lens.copy(), piles.copy(), plen.copy())
     init_board(b, env)
     if kind == RUN_GBFS:
-        return gbfs(b, env, budget, seed, tt_bits, max_moves, w, trail, True)
-    return dfs(
-        b, env, budget, seed, tt_bits, max_depth, max_moves, trail, True, True, kind == RUN_RDFS
-    )
+        status, nodes, tp = gbfs(b, env, budget, seed, tt_bits, max_moves, w, trail, True)
+    else:
+        status, nodes, tp = dfs(
+            b, env, budget, seed, tt_bits, max_depth, max_moves, trail, True, True, kind == RUN_RDFS
+        )
+    return status, nodes, tp, b.info[1]

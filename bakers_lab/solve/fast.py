@@ -26,9 +26,12 @@ which proves most unsolvable deals (it steps into each child once to score
 it and keeps the new ones; the dead-position test of rule 4 runs when a kept
 child is entered, so children never entered, because a solution or the end of
 the budget came first or a sibling's subtree reached them, never pay for it).
-Any run whose search space runs dry proves the deal unsolvable.  The runs and
-their seeds are fixed, so the result is the same on every machine for the same
-position, rules and budget.
+Where restarts get nowhere (after 30 % of the budget no run has reached a
+position with a third of the deck home, on deals of Baker's Dozen's shape)
+they stop early and the closing search gets the rest (:data:`_SWITCH_SHARE`).
+Any run whose search space runs dry proves the deal unsolvable.  The runs,
+their seeds and the switch are fixed, so the result is the same on every
+machine for the same position, rules and budget.
 
 Every rule is a parameter of the one compiled core, so all presets of
 RULES.md and any :class:`~bakers_lab.rules.Rules` record are solved by it.
@@ -164,11 +167,11 @@ depth-first runs in a random order joined the portfolio: some of the rest are
 likely solvable too, out of reach of guided search.  Stronger dead-end checks
 tried on samples of their positions (a parent counts only while it is not
 home; too few parents for the cards a card's first uncovering needs) cut few
-or none of them.  Game 6574, open at the default budget, is unsolvable:
-``solve(6574, max_nodes=200_000_000)`` proves it after 162,032,360 nodes
-(200 s on a 2-core machine), and the closing depth-first search alone
-exhausts it within 2,041,849 nodes, twice what that search gets of the
-default budget.  6174 stays open after 200,000,000 nodes (233 s).
+or none of them.  Game 6574 is unsolvable: the closing depth-first search
+alone exhausts it within 2,041,849 nodes, twice what that search gets of the
+default budget after full restarts; since the switch of
+:data:`_SWITCH_SHARE` it gets 3,500,000, and ``solve(6574)`` proves it after
+3,563,017 nodes.  6174 stays open after 200,000,000 nodes (233 s).
 Learning across runs does not pay here: keeping the positions a depth-first
 run proves dead (its exhausted subtrees, cycles resolved as in Tarjan's
 algorithm) and skipping them in later runs cut 6574's closing search only
@@ -182,7 +185,7 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, cast
 
@@ -408,6 +411,22 @@ _STAGES_RETURN = ((5_000, 0, 32), (20_000, 20_000, 10**9))
 #: 2,041,849 nodes of the closing search and game 7501's solution 2,985,510
 #: of restarts: together more than the default budget.
 _RESTART_SHARE = {True: 0.8, False: 0.5}
+#: Share of the budget after which restarts that have never reached a
+#: position with a third of the deck home give way to the closing search
+#: (:func:`_portfolio`, :func:`_few_home`): such a deal is most likely
+#: unsolvable, and a proof needs one long depth-first search, not more
+#: restarts.  Measured on Baker's Dozen 1-32,000 (every deal the solver had
+#: not settled after 1,000,000 nodes, 53 of them, traced run by run): after
+#: 1,500,000 nodes each of the 21 deals solved later had a position with at
+#: least 19 cards home, and each of the 8 proven unsolvable later or left
+#: open though unsolvable (6574, 25489, 29393) had none with more than 16.
+#: Those three need 1.9M to 2.3M nodes of the closing search, more than the
+#: fifth of the budget it gets after the restarts, and with the switch it
+#: gets 3.5M.  Not where the measured tables say it costs solutions: on Good
+#: Measure (five cards a column) 12 of the 40 deals solved after 1,500,000
+#: nodes had not got 17 cards home by then; with foundation returns and with
+#: sequence moves one each (Baker's Dozen Return 599, House Sequences 1867).
+_SWITCH_SHARE = 0.3
 
 
 def _doom_applies(r: Rules) -> bool:
@@ -416,9 +435,21 @@ def _doom_applies(r: Rules) -> bool:
     return r.move_unit == "card"
 
 
+def _few_home(r: Rules) -> int:
+    """Restarts that never reach a position with this many cards home give way
+    to the closing search once :data:`_SWITCH_SHARE` of the budget is spent
+    (0: they never do): a third of the deck, where the deal has at most four
+    cards a column and the doom check applies in its first form or extended
+    to alternate-colour foundations or empty columns (not where foundation
+    cards may come back, nor under sequence moves)."""
+    if r.foundation_return or not _doom_applies(r) or r.deck_size > 4 * r.columns:
+        return 0
+    return -(-r.deck_size // 3)
+
+
 def _portfolio(
-    max_nodes: int, doom: bool = True, returns: bool = False
-) -> Iterator[tuple[str, int, int]]:
+    max_nodes: int, doom: bool = True, returns: bool = False, few: int = 0
+) -> Generator[tuple[str, int, int], int | None, None]:
     """The runs of one solve as (kind, budget, seed), their budgets summing to
     ``max_nodes``: a short depth-first probe, then pairs of restarts with
     growing budgets (:data:`_STAGES`: a best-first run, random tie-breaks and
@@ -427,22 +458,33 @@ def _portfolio(
     :data:`_STAGES_RETURN`), then a depth-first search with what is left, the
     one that proves most unsolvable deals.
 
+    The caller may ``send`` each run's most cards home (what :func:`_run`
+    returns last): once the runs have spent :data:`_SWITCH_SHARE` of the
+    budget and none has reached a position with ``few`` cards home
+    (:func:`_few_home`), the restarts stop and the closing search gets the
+    rest.  Plain iteration sends nothing and never switches.
+
     A generator: a huge budget costs no memory before the runs that use it."""
     left = max_nodes
     probe = min(1_000, left)
-    yield ("dfs", probe, 0)
+    most = -1  # the most cards home any run reported (-1: none reported)
+    got = yield ("dfs", probe, 0)
+    most = max(most, -1 if got is None else got)
     left -= probe
     restarts = int(left * _RESTART_SHARE[doom])
+    switch = max_nodes * _SWITCH_SHARE
     seed = 0
     for guided, shuffled, count in _STAGES_RETURN if returns else _STAGES:
         for _ in range(count):
-            if restarts < guided:
+            if restarts < guided or (0 <= most < few and max_nodes - left >= switch):
                 break
-            yield ("gbfs", guided, seed)
+            got = yield ("gbfs", guided, seed)
+            most = max(most, -1 if got is None else got)
             restarts -= guided
             left -= guided
             if shuffled > 0 and restarts >= shuffled:
-                yield ("rdfs", shuffled, seed)
+                got = yield ("rdfs", shuffled, seed)
+                most = max(most, -1 if got is None else got)
                 restarts -= shuffled
                 left -= shuffled
             seed += 1
@@ -507,15 +549,15 @@ def _run(
     max_depth: int,
     max_moves: int,
     trail: np.ndarray,
-) -> tuple[int, int, int]:
+) -> tuple[int, int, int, int]:
     """One run of the portfolio from ``start`` (the position's :func:`_arrays`):
-    (status, nodes, trail length).  Kinds: ``dfs`` (ordered depth-first),
-    ``rdfs`` (depth-first in a random order), ``gbfs`` (greedy best-first,
-    weights ``_WEIGHTS[seed % 6]``)."""
+    (status, nodes, trail length, the most cards home in a position it
+    reached).  Kinds: ``dfs`` (ordered depth-first), ``rdfs`` (depth-first in
+    a random order), ``gbfs`` (greedy best-first, weights ``_WEIGHTS[seed % 6]``)."""
     tt_bits = max(12, min(MAX_TT_BITS, int(budget * 2 - 1).bit_length()))
     weights = _WEIGHT_ARRAYS[seed % len(_WEIGHTS)] if kind == "gbfs" else _WEIGHT_ARRAYS[0]
     cols, lens, piles, plen = start
-    status, used, tp = _core.run(
+    status, used, tp, most = _core.run(
         _KINDS[kind],
         cols,
         lens,
@@ -530,7 +572,7 @@ def _run(
         trail,
         weights,
     )
-    return int(status), int(used), int(tp)
+    return int(status), int(used), int(tp), int(most)
 
 
 def solve(
@@ -569,8 +611,14 @@ def solve(
     runs = 0
     env = _env(r)
     stacks = _arrays(start)
-    for kind, budget, seed in _portfolio(max_nodes, _doom_applies(r), r.foundation_return):
-        status, used, tp = _run(kind, budget, seed, stacks, env, max_depth, max_moves, trail)
+    runs_of = _portfolio(max_nodes, _doom_applies(r), r.foundation_return, _few_home(r))
+    most: int | None = None
+    while True:
+        try:
+            kind, budget, seed = runs_of.send(most)
+        except StopIteration:
+            break
+        status, used, tp, most = _run(kind, budget, seed, stacks, env, max_depth, max_moves, trail)
         nodes += used
         runs += 1
         if status == _core.SOLVED:
