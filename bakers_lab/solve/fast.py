@@ -420,16 +420,18 @@ _RESTART_SHARE = {True: 0.8, False: 0.5}
 #: (:func:`_portfolio`, :func:`_few_home`): such a deal is most likely
 #: unsolvable, and a proof needs one long depth-first search, not more
 #: restarts.  Measured on Baker's Dozen 1-32,000 (every deal the solver had
-#: not settled after 1,000,000 nodes, 53 of them, traced run by run): after
-#: 1,500,000 nodes each of the 21 deals solved later had a position with at
-#: least 19 cards home, and each of the 8 proven unsolvable later or left
-#: open though unsolvable (6574, 25489, 29393) had none with more than 16.
+#: not settled after 1,000,000 nodes, 53 of them, traced run by run): each
+#: of the 14 deals solved after 1,500,000 nodes had by then reached a
+#: position with at least 19 cards home, and each of the 8 proven unsolvable
+#: later or left open though unsolvable (6574, 25489, 29393) none with more
+#: than 16 (the 24 left open either way: 5 to 38).
 #: Those three need 1.9M to 2.3M nodes of the closing search, more than the
 #: fifth of the budget it gets after the restarts, and with the switch it
 #: gets 3.5M.  Not where the measured tables say it costs solutions: on Good
-#: Measure (five cards a column) 12 of the 40 deals solved after 1,500,000
-#: nodes had not got 17 cards home by then; with foundation returns and with
-#: sequence moves one each (Baker's Dozen Return 599, House Sequences 1867).
+#: Measure (five cards a column) 13 of the 40 deals solved after 1,500,000
+#: nodes were solved by restarts that had not got 18 cards home by then;
+#: with foundation returns and with sequence moves one each (Baker's Dozen
+#: Return 599, House Sequences 1867).
 _SWITCH_SHARE = 0.3
 
 
