@@ -181,14 +181,14 @@ def test_portfolio_spends_exactly_the_budget():
             for most in (0, 17, 18, 52):
                 sent = drive(budget, doom, returns, most)
                 assert sum(b for _, b, _ in sent) == budget and all(b > 0 for _, b, _ in sent)
-                if most >= 18 or budget < 5_000:  # enough home, or no restarts to stop
+                if most >= 18 or budget < 1_900_000:  # enough home, or restarts end first
                     assert sent == runs
 
 
 def test_portfolio_switches_to_the_proof_when_restarts_get_nowhere():
     runs = list(_portfolio(5_000_000))
     low = drive(5_000_000, True, False, 17)  # never a third of the deck home
-    # the restarts stop once 30 % of the budget is spent (checked before each pair of
+    # the restarts stop once 1,500,000 nodes are spent (checked before each pair of
     # restarts); the closing search gets the rest
     spent = 0
     for i, (kind, b, _) in enumerate(low[:-1]):
@@ -197,6 +197,11 @@ def test_portfolio_switches_to_the_proof_when_restarts_get_nowhere():
     assert 1_500_000 <= spent < 1_500_000 + 40_000
     assert low[-1] == ("dfs", 5_000_000 - spent, 1) and low[-1][1] > 3_000_000
     assert runs[-1][0] == "dfs" and runs[-1][1] < 1_100_000
+    # a number of nodes, not a share: with ten times the budget the switch comes as early
+    big = drive(50_000_000, True, False, 17)
+    assert big[: len(low) - 1] == low[:-1] and big[-1] == ("dfs", 50_000_000 - spent, 1)
+    # and a budget whose restarts end before it is never changed
+    assert drive(1_800_000, True, False, 17) == list(_portfolio(1_800_000))
 
 
 def test_restarts_that_get_nowhere_leave_the_budget_to_a_proof():
@@ -244,7 +249,7 @@ def test_result_json():
 def test_only_deals_of_baker_s_dozen_shape_switch_to_the_proof():
     # measured on the shipped tables: on Good Measure (five cards a column), with
     # foundation returns and with sequence moves, deals solved late by restarts had
-    # fewer than a third of the deck home after 30 % of the budget, so they never switch
+    # fewer than a third of the deck home after 1,500,000 nodes, so they never switch
     few = {v: _few_home(bl.rules(v)) for v in bl.variant_names()}
     assert few == {
         "bakers_dozen": 18,

@@ -26,9 +26,9 @@ which proves most unsolvable deals (it steps into each child once to score
 it and keeps the new ones; the dead-position test of rule 4 runs when a kept
 child is entered, so children never entered, because a solution or the end of
 the budget came first or a sibling's subtree reached them, never pay for it).
-Where restarts get nowhere (after 30 % of the budget no run has reached a
+Where restarts get nowhere (after 1,500,000 nodes no run has reached a
 position with a third of the deck home, on deals of Baker's Dozen's shape)
-they stop early and the closing search gets the rest (:data:`_SWITCH_SHARE`).
+they stop early and the closing search gets the rest (:data:`_SWITCH_AFTER`).
 Any run whose search space runs dry proves the deal unsolvable.  The runs,
 their seeds and the switch are fixed, so the result is the same on every
 machine for the same position, rules and budget.
@@ -170,7 +170,7 @@ home; too few parents for the cards a card's first uncovering needs) cut few
 or none of them.  Game 6574 is unsolvable: the closing depth-first search
 alone exhausts it within 2,041,849 nodes, twice what that search gets of the
 default budget after full restarts; since the switch of
-:data:`_SWITCH_SHARE` it gets 3,500,000, and ``solve(6574)`` proves it after
+:data:`_SWITCH_AFTER` it gets 3,500,000, and ``solve(6574)`` proves it after
 3,563,017 nodes.  6174 stays open after 200,000,000 nodes (233 s).
 Learning across runs does not pay here: keeping the positions a depth-first
 run proves dead (its exhausted subtrees, cycles resolved as in Tarjan's
@@ -415,8 +415,8 @@ _STAGES_RETURN = ((5_000, 0, 32), (20_000, 20_000, 10**9))
 #: 2,041,849 nodes of the closing search and game 7501's solution 2,985,510
 #: of restarts: together more than the default budget.
 _RESTART_SHARE = {True: 0.8, False: 0.5}
-#: Share of the budget after which restarts that have never reached a
-#: position with a third of the deck home give way to the closing search
+#: Nodes after which restarts that have never reached a position with a
+#: third of the deck home give way to the closing search
 #: (:func:`_portfolio`, :func:`_few_home`): such a deal is most likely
 #: unsolvable, and a proof needs one long depth-first search, not more
 #: restarts.  Measured on Baker's Dozen 1-32,000 (every deal the solver had
@@ -431,8 +431,12 @@ _RESTART_SHARE = {True: 0.8, False: 0.5}
 #: Measure (five cards a column) 13 of the 40 deals solved after 1,500,000
 #: nodes were solved by restarts that had not got 18 cards home by then;
 #: with foundation returns and with sequence moves one each (Baker's Dozen
-#: Return 599, House Sequences 1867).
-_SWITCH_SHARE = 0.3
+#: Return 599, House Sequences 1867).  A number of nodes, not a share of
+#: the budget: the traces say nothing of smaller spends, and as a share (30 %)
+#: it cost Baker's Dozen 1-2,000 ten solutions at ``max_nodes=100_000`` (27
+#: left open instead of 17, no proof gained); below about 1.9M nodes of
+#: budget the restarts end before it and nothing changes.
+_SWITCH_AFTER = 1_500_000
 
 
 def _doom_applies(r: Rules) -> bool:
@@ -443,7 +447,7 @@ def _doom_applies(r: Rules) -> bool:
 
 def _few_home(r: Rules) -> int:
     """Restarts that never reach a position with this many cards home give way
-    to the closing search once :data:`_SWITCH_SHARE` of the budget is spent
+    to the closing search once the runs have spent :data:`_SWITCH_AFTER` nodes
     (0: they never do): a third of the deck, where the deal has at most four
     cards a column and the doom check applies in its first form or extended
     to alternate-colour foundations or empty columns (not where foundation
@@ -465,8 +469,8 @@ def _portfolio(
     one that proves most unsolvable deals.
 
     The caller may ``send`` each run's most cards home (what :func:`_run`
-    returns last): once the runs have spent :data:`_SWITCH_SHARE` of the
-    budget and none has reached a position with ``few`` cards home
+    returns last): once the runs have spent :data:`_SWITCH_AFTER` nodes and
+    none has reached a position with ``few`` cards home
     (:func:`_few_home`), the restarts stop and the closing search gets the
     rest.  Plain iteration sends nothing and never switches.
 
@@ -478,11 +482,10 @@ def _portfolio(
     most = max(most, -1 if got is None else got)
     left -= probe
     restarts = int(left * _RESTART_SHARE[doom])
-    switch = max_nodes * _SWITCH_SHARE
     seed = 0
     for guided, shuffled, count in _STAGES_RETURN if returns else _STAGES:
         for _ in range(count):
-            if restarts < guided or (0 <= most < few and max_nodes - left >= switch):
+            if restarts < guided or (0 <= most < few and max_nodes - left >= _SWITCH_AFTER):
                 break
             got = yield ("gbfs", guided, seed)
             most = max(most, -1 if got is None else got)
