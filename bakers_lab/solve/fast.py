@@ -173,10 +173,12 @@ default budget after full restarts; since the switch of
 :data:`_SWITCH_AFTER` it gets 3,500,000, and ``solve(6574)`` proves it after
 3,563,017 nodes.  Game 27548, open at the default budget, is unsolvable
 too: ``solve(27548, max_nodes=200_000_000, max_depth=100_000)`` proves it
-after 57,559,480 nodes (45 s); with the default ``max_depth`` the same
-search cuts a branch at the depth cap and ends ``unresolved`` after
-57,467,085.  6174 stays open after 200,000,000 nodes (233 s), and so do
-10242, 11447 and 31264 (150-245 s each).
+after 57,559,480 nodes (45 s); with the default ``max_depth`` a branch
+outgrows the room a search path has (its depth, or its stack of moves,
+both sized by ``max_depth``), is cut, and the search ends ``unresolved``
+after 57,467,085.  6174 stays open after 200,000,000 nodes (233 s), and so do
+10242, 11447, 12889, 17522, 19461, 21009, 22282, 27074 and 31264 (138-245
+s each; 12889, 17522, 19461, 22282 and 27074 with ``max_depth=100_000``).
 Learning across runs does not pay here: keeping the positions a depth-first
 run proves dead (its exhausted subtrees, cycles resolved as in Tarjan's
 algorithm) and skipping them in later runs cut 6574's closing search only
