@@ -464,6 +464,12 @@ def _few_home(r: Rules) -> int:
     return -(-r.deck_size // 3)
 
 
+def _heard(most: int, got: int | None) -> int:
+    """The most cards home reported so far, after a run reported ``got``
+    (``None``: nothing sent)."""
+    return most if got is None else max(most, got)
+
+
 def _portfolio(
     max_nodes: int, doom: bool = True, returns: bool = False, few: int = 0
 ) -> Generator[tuple[str, int, int], int | None, None]:
@@ -484,9 +490,7 @@ def _portfolio(
     A generator: a huge budget costs no memory before the runs that use it."""
     left = max_nodes
     probe = min(1_000, left)
-    most = -1  # the most cards home any run reported (-1: none reported)
-    got = yield ("dfs", probe, 0)
-    most = max(most, -1 if got is None else got)
+    most = _heard(-1, (yield ("dfs", probe, 0)))  # -1 until a run reports
     left -= probe
     restarts = int(left * _RESTART_SHARE[doom])
     seed = 0
@@ -494,13 +498,11 @@ def _portfolio(
         for _ in range(count):
             if restarts < guided or (0 <= most < few and max_nodes - left >= _SWITCH_AFTER):
                 break
-            got = yield ("gbfs", guided, seed)
-            most = max(most, -1 if got is None else got)
+            most = _heard(most, (yield ("gbfs", guided, seed)))
             restarts -= guided
             left -= guided
             if shuffled > 0 and restarts >= shuffled:
-                got = yield ("rdfs", shuffled, seed)
-                most = max(most, -1 if got is None else got)
+                most = _heard(most, (yield ("rdfs", shuffled, seed)))
                 restarts -= shuffled
                 left -= shuffled
             seed += 1
