@@ -1,7 +1,8 @@
 """The ``bakers-lab`` command.
 
     bakers-lab deal N [--variant V] [--format text|json]
-    bakers-lab solve (N | --board FILE) [--variant V] [--max-nodes K] [--json]
+    bakers-lab solve (N | --board FILE) [--variant V] [--max-nodes K] [--max-depth D]
+                     [--table-mib M] [--json]
     bakers-lab survey (--deals SPEC | --sample K [--seed S]) [--variant V] [--players P,...]
                       [--jobs N] [--backend loky|dask] [--scheduler ADDR] --out PATH [--quiet]
     bakers-lab report PATH [--html OUT]
@@ -71,6 +72,7 @@ def _cmd_deal(args: argparse.Namespace) -> int:
 
 def _cmd_solve(args: argparse.Namespace) -> int:
     from .solve import DEFAULT_MAX_NODES, solve  # numba loads only when needed
+    from .solve.fast import DEFAULT_MAX_DEPTH, DEFAULT_TABLE_MIB
 
     if (args.number is None) == (args.board is None):
         raise ValueError("give a game number or --board FILE (one of them)")
@@ -81,8 +83,12 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         position: Deal = Deal.from_text(text, variant=_rules(args.variant))
     else:
         position = deal(args.number, variant=args.variant)
-    max_nodes = DEFAULT_MAX_NODES if args.max_nodes is None else args.max_nodes
-    result = solve(position, max_nodes=max_nodes)
+    result = solve(
+        position,
+        max_nodes=DEFAULT_MAX_NODES if args.max_nodes is None else args.max_nodes,
+        max_depth=DEFAULT_MAX_DEPTH if args.max_depth is None else args.max_depth,
+        table_mib=DEFAULT_TABLE_MIB if args.table_mib is None else args.table_mib,
+    )
     if args.json:
         print(json.dumps(result.to_json()))
     else:
@@ -348,6 +354,19 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="K",
         help="node budget (default: the solver's, a few seconds at most)",
     )
+    p.add_argument(
+        "--max-depth",
+        type=_positive,
+        metavar="D",
+        help="longest search path (default 50000; long budgets may need 100000)",
+    )
+    p.add_argument(
+        "--table-mib",
+        type=_positive,
+        metavar="M",
+        help="memory of a run's table of positions seen, MiB (default 256; "
+        "long budgets want about K / 30000)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=_cmd_solve)
 
@@ -498,7 +517,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     run: Callable[[argparse.Namespace], int] = args.run
     try:
         return run(args)
-    except (ValueError, OSError) as exc:  # bad input: one line, never a traceback
+    except (ValueError, OSError, MemoryError) as exc:  # one line, never a traceback
         print(f"bakers-lab: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -79,6 +79,14 @@ def test_solve_unsolvable_deal(capsys):
     assert capsys.readouterr().out.startswith("bakers_dozen game 64: unsolvable (")
 
 
+def test_solve_long_budget_options(capsys):
+    # a long budget's table and path length reach the solver: a table of 1 MiB is
+    # too small for 6574's proof (see test_solver)
+    assert main(["solve", "6574", "--table-mib", "1", "--max-depth", "100000"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("bakers_dozen game 6574: unresolved (5000168 nodes, ")
+
+
 def run_cli(*args, stdin=None):
     return subprocess.run(
         [sys.executable, "-m", "bakers_lab.cli", *args], input=stdin, capture_output=True, text=True
@@ -102,6 +110,16 @@ def test_solve_bad_input_one_line_exit_2(tmp_path):
             "bakers-lab: error: argument --max-nodes: must be at least 1, not 0",
         ),
         (("solve", "--board", "-"), bl.deal(5).to_text().replace("KH", "QH", 1), "appears twice"),
+        (
+            ("solve", "3", "--max-depth", "100001"),
+            None,
+            "bakers-lab: error: max_depth must be an integer from 1 to 100000, not 100001",
+        ),
+        (
+            ("solve", "3", "--table-mib", "0"),
+            None,
+            "bakers-lab: error: argument --table-mib: must be at least 1, not 0",
+        ),
     ]
     for args, stdin, start in cases:
         proc = run_cli(*args, stdin=stdin)

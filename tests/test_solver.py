@@ -2,6 +2,7 @@
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from reference_solver import is_solvable
@@ -202,6 +203,41 @@ def test_portfolio_switches_to_the_proof_when_restarts_get_nowhere():
     assert big[: len(low) - 1] == low[:-1] and big[-1] == ("dfs", 50_000_000 - spent, 1)
     # and a budget whose restarts end before it is never changed
     assert drive(1_800_000, True, False, 17) == list(_portfolio(1_800_000))
+
+
+@pytest.mark.parametrize(
+    "table_mib, message",
+    [
+        (0, "table_mib must be an integer from 1 to 1048576, not 0"),
+        (2**20 + 1, "table_mib must be an integer from 1 to 1048576, not 1048577"),
+        (256.0, "table_mib must be an integer, not 256.0"),
+        (True, "table_mib must be an integer, not True"),
+    ],
+)
+def test_table_size_is_checked(table_mib, message):
+    with pytest.raises((ValueError, TypeError), match=re.escape(message)):
+        bl.solve(1, table_mib=table_mib)
+
+
+def test_table_size_changes_nothing_a_small_table_holds():
+    # a run's table is sized to its budget: any limit above that is the same search
+    a, b = bl.solve(2548), bl.solve(2548, table_mib=1024)
+    assert (a.outcome, a.nodes, a.restarts) == (b.outcome, b.nodes, b.restarts)
+    assert (a.outcome, a.nodes) == ("unsolvable", 493_334)
+    # a table too small for its search forgets positions and searches them again:
+    # 6574's proof (3,563,017 nodes with the default 256 MiB) does not fit the budget
+    small = bl.solve(6574, table_mib=1)
+    assert (small.outcome, small.nodes) == ("unresolved", 5_000_168)
+
+
+@pytest.mark.skipif(
+    not Path("/proc/sys/vm/overcommit_memory").exists()
+    or Path("/proc/sys/vm/overcommit_memory").read_text().strip() == "1",
+    reason="needs Linux refusing allocations beyond its memory",
+)
+def test_a_table_that_does_not_fit_is_refused_in_one_line():
+    with pytest.raises(MemoryError, match=r"^a table of 1,048,576 MiB for a run of [\d,]+ nodes"):
+        bl.solve(6574, max_nodes=10**12, table_mib=2**20)
 
 
 def test_restarts_that_get_nowhere_leave_the_budget_to_a_proof():

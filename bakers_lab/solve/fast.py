@@ -146,14 +146,16 @@ the rule engine, before it is returned: ``verified`` is that check.
 Memory
 ------
 A run's transposition table has ``2**tt_bits`` entries of 16 bytes, sized to
-its own budget (``tt_bits`` = bits of ``2 * budget``, at most ``MAX_TT_BITS``);
-a best-first run stores about 100 bytes per kept position.  At the default
-budget the largest run is the closing depth-first search (about a fifth of
-the budget, 2**21 entries = 32 MiB; half the budget, 128 MiB, under sequence
-moves, where the doom check does not apply), so one solve stays well under
-256 MiB.  ``benchmarks/solver.py`` measures it: the peak RSS while solving
-(the kernel's mark reset after loading) minus the RSS after importing
-bakers_lab and solving a small deal.
+its own budget (``tt_bits`` = bits of ``2 * budget``, at most ``MAX_TT_BITS``
+under the default ``table_mib`` of :func:`solve`, 256 MiB; a long budget
+may allow more); a best-first run stores about 100 bytes per kept
+position.  At the default budget the largest run is the closing depth-first
+search: about a fifth of the budget, 2**21 entries = 32 MiB; 3,500,000 nodes,
+2**23 entries = 128 MiB, after the switch of :data:`_SWITCH_AFTER`; half the
+budget, 128 MiB, under sequence moves, where the doom check does not apply.
+So one solve stays under 256 MiB.  ``benchmarks/solver.py`` measures it:
+the peak RSS while solving (the kernel's mark reset after loading) minus the
+RSS after importing bakers_lab and solving a small deal.
 
 Deals left open
 ---------------
@@ -186,6 +188,7 @@ from 2,041,849 to 1,884,755 nodes (the restarts, 3,981,360 nodes, proved
 31,871 positions dead, most in places the closing search never visits) and
 left every outcome of Baker's Dozen 1-1,500 as it was, with 0.2 % more nodes
 and a quarter more time for the bookkeeping.
+
 """
 
 from __future__ import annotations
@@ -209,8 +212,10 @@ from . import _core
 
 __all__ = [
     "DEFAULT_MAX_NODES",
+    "DEFAULT_TABLE_MIB",
     "MAX_DEPTH",
     "MAX_NODES",
+    "MAX_TABLE_MIB",
     "Outcome",
     "SolveResult",
     "SolverError",
@@ -221,8 +226,13 @@ Outcome = Literal["solved", "unsolvable", "unresolved"]
 
 #: Default node budget of one solve: a few seconds at most on a laptop core.
 DEFAULT_MAX_NODES = 5_000_000
-#: Largest transposition table: 2**24 entries × 16 bytes = 256 MiB.
+#: Default size limit of one run's position table, in MiB: 2**24 entries of
+#: 16 bytes (:data:`MAX_TT_BITS`).
+DEFAULT_TABLE_MIB = 256
+#: Bits of the largest table at the default limit.
 MAX_TT_BITS = 24
+#: Largest table limit one call takes: 1 TiB.
+MAX_TABLE_MIB = 1 << 20
 #: Longest search path before a branch is cut (then the result is ``unresolved``).
 DEFAULT_MAX_DEPTH = 50_000
 #: Largest budget one call takes: 10**12 nodes is weeks of search on one core.
@@ -558,6 +568,22 @@ def _trail(r: Rules, max_depth: int) -> np.ndarray:
     return np.empty((2 * max_depth + r.deck_size + 8, _core.TRAIL_W), dtype=np.int64)
 
 
+def _table_bits(table_mib: int) -> int:
+    """Bits of the largest table (16-byte entries, a power of two of them)
+    that fits in ``table_mib`` MiB: 24 for the default 256.
+
+    >>> _table_bits(256), _table_bits(1000), _table_bits(1024), _table_bits(1)
+    (24, 25, 26, 16)
+    """
+    return table_mib.bit_length() - 1 + 16
+
+
+def _tt_bits(budget: int, max_bits: int) -> int:
+    """Bits of a run's table: room for two entries a node of its budget, at
+    least 2**12 and at most ``2**max_bits`` entries."""
+    return max(12, min(max_bits, int(budget * 2 - 1).bit_length()))
+
+
 def _run(
     kind: str,
     budget: int,
@@ -567,12 +593,15 @@ def _run(
     max_depth: int,
     max_moves: int,
     trail: np.ndarray,
+    max_bits: int = MAX_TT_BITS,
 ) -> tuple[int, int, int, int]:
     """One run of the portfolio from ``start`` (the position's :func:`_arrays`):
     (status, nodes, trail length, the most cards home in a position it
     reached).  Kinds: ``dfs`` (ordered depth-first), ``rdfs`` (depth-first in
-    a random order), ``gbfs`` (greedy best-first, weights ``_WEIGHTS[seed % 6]``)."""
-    tt_bits = max(12, min(MAX_TT_BITS, int(budget * 2 - 1).bit_length()))
+    a random order), ``gbfs`` (greedy best-first, weights ``_WEIGHTS[seed % 6]``).
+    Its position table has ``2**tt_bits`` entries, enough for the budget, at
+    most ``2**max_bits`` (see :func:`_table_bits`)."""
+    tt_bits = _tt_bits(budget, max_bits)
     weights = _WEIGHT_ARRAYS[seed % len(_WEIGHTS)] if kind == "gbfs" else _WEIGHT_ARRAYS[0]
     cols, lens, piles, plen = start
     status, used, tp, most = _core.run(
@@ -599,13 +628,24 @@ def solve(
     variant: str | Rules | None = None,
     max_nodes: int = DEFAULT_MAX_NODES,
     max_depth: int = DEFAULT_MAX_DEPTH,
+    table_mib: int = DEFAULT_TABLE_MIB,
 ) -> SolveResult:
     """Solve a deal, a position in progress, or a PySolFC game number.
 
     ``max_nodes`` bounds the work (positions generated, summed over restarts;
     1 to ``MAX_NODES``); ``max_depth`` the length of a search path (1 to
-    ``MAX_DEPTH``).  The result is deterministic for the same position, rules
-    and budget.
+    ``MAX_DEPTH``); ``table_mib`` the memory of a run's table of positions
+    seen (1 to ``MAX_TABLE_MIB`` MiB; the largest power of two of 16-byte
+    entries that fits, and no more than the run's budget needs).  The result
+    is deterministic for the same position, rules, budget and table size.
+
+    The defaults settle almost every deal in seconds and under 256 MiB.  For
+    the rest, a *long budget*, and with it a larger table: a table too small
+    for its search forgets positions and searches them again, which on a
+    long search costs more than the budget can make up.
+    ``table_mib=max_nodes // 32_768`` gives every run room for two entries a
+    node (1,024 MiB for 33,554,432 nodes); a run never takes more than its
+    budget needs.  Long paths may need ``max_depth=MAX_DEPTH`` too.
 
     >>> r = solve(64)                      # proven: no sequence of moves wins
     >>> r.outcome, r.deal, r.moves
@@ -619,6 +659,7 @@ def solve(
     start, number = start_of(position, variant, who="solve")
     max_nodes = as_int(max_nodes, "max_nodes", low=1, high=MAX_NODES)
     max_depth = as_int(max_depth, "max_depth", low=1, high=MAX_DEPTH)
+    max_bits = _table_bits(as_int(table_mib, "table_mib", low=1, high=MAX_TABLE_MIB))
     r = start.rules
     max_moves = _max_moves(r)
     trail = _trail(r, max_depth)
@@ -636,7 +677,16 @@ def solve(
             kind, budget, seed = runs_of.send(most)
         except StopIteration:
             break
-        status, used, tp, most = _run(kind, budget, seed, stacks, env, max_depth, max_moves, trail)
+        try:
+            status, used, tp, most = _run(
+                kind, budget, seed, stacks, env, max_depth, max_moves, trail, max_bits
+            )
+        except MemoryError:
+            mib = 2 ** _tt_bits(budget, max_bits) * 16 // 2**20
+            raise MemoryError(
+                f"a table of {mib:,} MiB for a run of {budget:,} nodes does not fit "
+                f"in memory: pass a smaller table_mib (now {table_mib})"
+            ) from None
         nodes += used
         runs += 1
         if status == _core.SOLVED:
