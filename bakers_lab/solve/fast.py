@@ -162,9 +162,12 @@ Deals left open
 Baker's Dozen game 417 (unresolved for Freecell Solver's authors at 10**8
 states) is still open: 10**9 nodes of an older portfolio (1,475 s) did not
 settle it, and greedy best-first runs of 2,000,000 nodes (weights 0 and 3)
-find no solution.  The deals left open at the default budget used to look
-unsolvable (depth-first searches of 2 * 10**7 nodes do not exhaust them, and
-paths run thousands of moves deep), but 1650, one of them, was solved once
+find no solution; nor does the closing depth-first search alone with a
+table of 2**29 entries (8 GiB) in 96 CPU-minutes, about 4.6 billion nodes
+(it runs 0.81M nodes a second with that table).  The deals left open at
+the default budget used to look unsolvable (depth-first searches of
+2 * 10**7 nodes do not exhaust them, and paths run thousands of moves
+deep), but 1650, one of them, was solved once
 depth-first runs in a random order joined the portfolio: some of the rest are
 likely solvable too, out of reach of guided search.  Stronger dead-end checks
 tried on samples of their positions (a parent counts only while it is not
@@ -178,9 +181,15 @@ too: ``solve(27548, max_nodes=200_000_000, max_depth=100_000)`` proves it
 after 57,559,480 nodes (45 s); with the default ``max_depth`` a branch
 outgrows the room a search path has (its depth, or its stack of moves,
 both sized by ``max_depth``), is cut, and the search ends ``unresolved``
-after 57,467,085.  6174 stays open after 200,000,000 nodes (233 s), and so do
-10242, 11447, 12889, 17522, 19461, 21009, 22282, 27074 and 31264 (138-245
-s each; 12889, 17522, 19461, 22282 and 27074 with ``max_depth=100_000``).
+after 57,467,085.  With the default table 6174 stays open after 200,000,000
+nodes (233 s), and so do 10242, 11447, 12889, 17522, 19461, 21009, 22282,
+27074 and 31264 (138-245 s each; 12889, 17522, 19461, 22282 and 27074 with
+``max_depth=100_000``).  Game 10242 is unsolvable: ``solve(10242,
+max_nodes=200_000_000, max_depth=100_000, table_mib=8192)`` proves it after
+176,809,006 nodes (386 s beside other jobs, 8.4 GB), where the same call
+with the default table is still open after 200M (see "Long budgets").  With
+``table_mib=8192`` and ``max_depth=100_000`` the others stay open after
+200M nodes (164-375 s each).
 Learning across runs does not pay here: keeping the positions a depth-first
 run proves dead (its exhausted subtrees, cycles resolved as in Tarjan's
 algorithm) and skipping them in later runs cut 6574's closing search only
@@ -189,6 +198,27 @@ from 2,041,849 to 1,884,755 nodes (the restarts, 3,981,360 nodes, proved
 left every outcome of Baker's Dozen 1-1,500 as it was, with 0.2 % more nodes
 and a quarter more time for the bookkeeping.
 
+Long budgets
+------------
+A deal left open is not stuck for good: most of Good Measure's open deals
+never get more than a third of the deck home in 5,000,000 nodes, yet some
+are solvable, their solutions found only far past the default budget.  Of
+12 open deals, the closing depth-first search alone, with 50,000,000 nodes
+and a table of 2**26 entries (1 GiB), solved 185 and 74 (8.9M and 30.8M
+nodes) and proved 241 and 137 unsolvable (5.5M, 26.9M); the other eight
+stay open.  With 2**26 or 2**27 entries it also solves 168 after 25.4M
+nodes (with the default 2**24 it is still open after 60M) and 443 after
+140.1M; 131 and 82 stay open after 300M.  ``solve`` with
+``max_nodes=50_000_000`` (the default table) settles six of the twelve: its
+restarts solve 74, 168, 185, 192 and 298 (8.9M to 26.5M nodes in all) and
+the closing search proves 241 (45.5M); with ``max_nodes=140_000_000`` it
+proves 137 too (138,883,532 nodes with ``table_mib=1024``, 185 s; the
+default table does as well).  Where the closing search gets most of a long
+budget (deals whose restarts get nowhere: :data:`_SWITCH_AFTER`) the table
+decides: Baker's Dozen 10242, above.  Giving the closing search half of a
+long budget instead of a fifth was tried and dropped: on those twelve it
+proves 241 sooner (30.5M) but loses 192, which the restarts solve after
+26.5M.
 """
 
 from __future__ import annotations
@@ -642,10 +672,11 @@ def solve(
     The defaults settle almost every deal in seconds and under 256 MiB.  For
     the rest, a *long budget*, and with it a larger table: a table too small
     for its search forgets positions and searches them again, which on a
-    long search costs more than the budget can make up.
-    ``table_mib=max_nodes // 32_768`` gives every run room for two entries a
-    node (1,024 MiB for 33,554,432 nodes); a run never takes more than its
-    budget needs.  Long paths may need ``max_depth=MAX_DEPTH`` too.
+    long search costs more than the budget can make up (see the module's
+    "Long budgets").  ``table_mib=max_nodes // 32_768`` gives every run room
+    for two entries a node (1,024 MiB for 33,554,432 nodes); a run never
+    takes more than its budget needs.  Long paths may need
+    ``max_depth=MAX_DEPTH`` too.
 
     >>> r = solve(64)                      # proven: no sequence of moves wins
     >>> r.outcome, r.deal, r.moves
