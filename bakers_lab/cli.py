@@ -365,7 +365,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=_positive,
         metavar="M",
         help="memory of a run's table of positions seen, MiB (default 256; "
-        "long budgets want about K / 30000)",
+        "long budgets want about K / 32768)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=_cmd_solve)
