@@ -209,9 +209,9 @@ nodes) and proved 241 and 137 unsolvable (5.5M, 26.9M); the other eight
 stay open.  With 2**26 or 2**27 entries it also solves 168 after 25.4M
 nodes (with the default 2**24 it is still open after 60M) and 443 after
 140.1M; 131 and 82 stay open after 300M.  ``solve`` with
-``max_nodes=50_000_000`` (the default table) settles six of the twelve: its
-restarts solve 74, 168, 185, 192 and 298 (8.9M to 26.5M nodes in all) and
-the closing search proves 241 (45.5M); with ``max_nodes=140_000_000`` it
+``max_nodes=50_000_000`` (the default table) settles five of the twelve,
+and 168: its restarts solve 74, 168, 185, 192 and 298 (8.9M to 26.5M nodes
+in all) and the closing search proves 241 (45.5M); with ``max_nodes=140_000_000`` it
 proves 137 too (138,883,532 nodes with ``table_mib=1024``, 185 s; the
 default table does as well).  Where the closing search gets most of a long
 budget (deals whose restarts get nowhere: :data:`_SWITCH_AFTER`) the table
