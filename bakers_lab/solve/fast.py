@@ -259,10 +259,22 @@ DEFAULT_MAX_NODES = 5_000_000
 #: Default size limit of one run's position table, in MiB: 2**24 entries of
 #: 16 bytes (:data:`MAX_TT_BITS`).
 DEFAULT_TABLE_MIB = 256
-#: Bits of the largest table at the default limit.
-MAX_TT_BITS = 24
 #: Largest table limit one call takes: 1 TiB.
 MAX_TABLE_MIB = 1 << 20
+
+
+def _table_bits(table_mib: int) -> int:
+    """Bits of the largest table (16-byte entries, a power of two of them)
+    that fits in ``table_mib`` MiB: 24 for the default 256.
+
+    >>> _table_bits(256), _table_bits(1000), _table_bits(1024), _table_bits(1)
+    (24, 25, 26, 16)
+    """
+    return table_mib.bit_length() - 1 + 16
+
+
+#: Bits of the largest table at the default limit (24).
+MAX_TT_BITS = _table_bits(DEFAULT_TABLE_MIB)
 #: Longest search path before a branch is cut (then the result is ``unresolved``).
 DEFAULT_MAX_DEPTH = 50_000
 #: Largest budget one call takes: 10**12 nodes is weeks of search on one core.
@@ -596,16 +608,6 @@ def _trail(r: Rules, max_depth: int) -> np.ndarray:
     # not zeroed: a search reads only rows it wrote (clearing 6 MB cost each
     # solve more than its search on most deals)
     return np.empty((2 * max_depth + r.deck_size + 8, _core.TRAIL_W), dtype=np.int64)
-
-
-def _table_bits(table_mib: int) -> int:
-    """Bits of the largest table (16-byte entries, a power of two of them)
-    that fits in ``table_mib`` MiB: 24 for the default 256.
-
-    >>> _table_bits(256), _table_bits(1000), _table_bits(1024), _table_bits(1)
-    (24, 25, 26, 16)
-    """
-    return table_mib.bit_length() - 1 + 16
 
 
 def _tt_bits(budget: int, max_bits: int) -> int:
