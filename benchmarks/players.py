@@ -15,12 +15,8 @@ import resource
 import statistics
 import time
 
-import numpy as np
-
 import bakers_lab as bl
-from bakers_lab.solve import _core, _players
-from bakers_lab.solve.fast import _Z1, _Z2, _ZP1, _ZP2, _arrays, rules_vector
-from bakers_lab.solve.players import _POLICY, MAX_DECISIONS, PATIENCE, Player, _seed
+from bakers_lab.solve.players import MAX_DECISIONS, PATIENCE, Player, _game
 from bakers_lab.survey import parse_deals
 
 
@@ -63,17 +59,17 @@ def compiled_only(deals: list[bl.Deal], name: str) -> float:
     t = 0.0
     for d in deals:
         g = bl.GameState.from_deal(d)
-        r = d.rules
-        trail = np.zeros((2 * MAX_DECISIONS + (who.depth + 1) * (r.deck_size + 2) + 8,
-                          _core.TRAIL_W), dtype=np.int64)  # fmt: skip
-        cols, lens, piles, plen = _arrays(g)
         t0 = time.perf_counter()
-        _players.play(cols, lens, piles, plen, rules_vector(r), _Z1, _Z2, _ZP1, _ZP2,
-                      _POLICY[who.policy], who.depth, who.weights(),
-                      _seed(r, who.name, g, d.number), MAX_DECISIONS, PATIENCE, trail,
-                      2000, 12)  # fmt: skip
+        _game(g, d.number, who, MAX_DECISIONS, PATIENCE)
         t += time.perf_counter() - t0
     return t
+
+
+def slow(name: str) -> bool:
+    """Players that get the --deep-deals only: look-ahead 3 and deeper, and planners
+    that consider more than 3,000 positions a move or take back more than 10,000."""
+    who = Player.parse(name)
+    return who.depth >= 3 or who.dial > (3_000 if who.policy == "search" else 10_000)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -81,7 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deals", default="1-300")
     ap.add_argument("--variant", default="bakers_dozen")
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--players", default="random,greedy,careful,lookahead-2,lookahead-3")
+    ap.add_argument("--players", default="random,greedy,careful,lookahead-2,lookahead-3,"
+                    "search-100,search-1000,undo-100,undo-10000")  # fmt: skip
     ap.add_argument("--deep-deals", type=int, default=60,
                     help="deals for lookahead-3 and deeper (slow)")  # fmt: skip
     args = ap.parse_args(argv)
@@ -91,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         bl.play(deals[0], name)  # load the compiled code first
     print(f"{args.variant}, deals {args.deals}, medians of {args.repeat} runs, one core")
     for name in args.players.split(","):
-        batch = deals if Player.parse(name).depth < 3 else deals[: args.deep_deals]
+        batch = deals[: args.deep_deals] if slow(name) else deals
         full, bare, wins = [], [], 0
         for _ in range(args.repeat):
             t0 = time.perf_counter()

@@ -170,8 +170,9 @@ def test_cli_player_errors_are_one_line(tmp_path):
     out = str(tmp_path / "s")
     cases = [
         (("--players", "solver,expert"), "unknown player 'expert'; known: solver, random, greedy, "
-         "careful, lookahead-K (K from 2 to 6), and careful or lookahead-K with tips switched "
-         "off, like careful-no_traps (tips: low_cards, space, traps)"),
+         "careful, lookahead-K (K from 2 to 6), search-N (N from 1 to 1,000,000 positions a "
+         "move), undo-N (N from 0 to 1,000,000 moves taken back a game), and any but random and "
+         "greedy with tips switched off, like careful-no_traps (tips: low_cards, space, traps)"),
         (("--players", "lookahead-0"), "look-ahead depth must be an integer from 2 to 6 (careful "
          "is depth 1), not 0: 'lookahead-0'"),
         (("--players", "lookahead--2"), "unknown player 'lookahead--2'"),

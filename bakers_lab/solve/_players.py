@@ -55,13 +55,21 @@ DOOMED = 50
 def score(b, env, W):
     """The careful player's evaluation of a position, lower is better (see
     :mod:`.players` for each term and the tip it comes from)."""
+    return judge(b, env, W, False)[0]
+
+
+@hot
+def judge(b, env, W, doom):
+    """The careful player's evaluation of a position (:func:`score`) and whether
+    the dead-end test calls it lost (worked out where the evaluation weighs
+    traps or ``doom`` asks; else False): the planners prune such positions."""
     P = env.P
     lens, loc_col, loc_dep = b.lens, b.loc_col, b.loc_dep
     ranks = P[P_RANKS]
     ncols = P[P_NCOLS]
     home = home_count(b)
     if home == 4 * ranks:
-        return WIN_SCORE
+        return WIN_SCORE, False
     total = W[W_HOME] * (4 * ranks - home)
     if W[W_LOW] != 0:
         low = 0
@@ -79,14 +87,17 @@ def score(b, env, W):
                 empty += 1
         # an empty column is lost ground where it takes nothing, room where it does
         total += W[W_SPACE] * (empty if P[P_EMPTY] == EMPTY_NONE else -empty)
+    lost = False
+    if W[W_TRAPS] != 0 or doom:
+        lost = is_lost(b, env, True, False)
     if W[W_TRAPS] != 0:
         nbad = 0
         for c in range(ncols):
             nbad += b.bad[c]
-        if is_lost(b, env, True, False):
+        if lost:
             nbad += DOOMED
         total += W[W_TRAPS] * nbad
-    return total
+    return total, lost
 
 
 @hot

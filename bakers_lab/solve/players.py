@@ -19,6 +19,30 @@ and commits to every move.  The players, weakest first:
   first move of the line that reaches the best-scoring position; ``careful`` is
   look-ahead 1.  The seeds' first tip, "plan several moves ahead", is this depth.
 
+Two families of players who plan have a *dial*, a strength in units a person
+understands, and at its lowest setting each plays exactly ``careful``'s games
+(they score positions as ``careful`` does and break ties with the same noise):
+
+- ``search-N`` (N = 1 … 1,000,000): before each move it *considers N positions*:
+  every position one move away (as ``careful`` does), then, best first, the
+  positions that follow the most promising ones, never one it has seen in this
+  search or had in this game, and never going on from one the dead-end test
+  (below) calls lost.  It plays the first move of a winning line if it found one
+  (and then plays that line out), else of the line to the best-scoring position
+  it considered.  ``search-1`` is ``careful``.
+- ``undo-N`` (N = 0 … 1,000,000): plays ``careful``'s move, but *may take back N
+  moves in a game*, as a PySolFC player with undo.  When the game gets stuck (no
+  move to a new position; a position the dead-end test calls lost; or 30 moves
+  in a row that brought no card home, :data:`REWIND`), it takes back to the
+  latest decision with an untried alternative (after a fruitless run, to where
+  the run began) and plays the next-best move there; it does not retry a move
+  that the dead-end test calls lost, that empties a column for good, or that
+  moves again the card it just moved (the solver's rules 2 and 7: such a
+  position is one its parent already offers).  Positions left behind stay
+  known: it never comes back to one.  When its take-backs run out it plays on
+  like ``careful``.  ``undo-0`` is ``careful``.  The game it records is the line
+  it ended with (the moves taken back are gone, as in PySolFC).
+
 The evaluation (lower is better) is 3 per card not on a foundation plus one term
 per tip of seeds 000 and 004 ("Tipps und Strategien", "Consigli e strategie");
 each term can be switched off by name (``careful-no_traps``, ``lookahead-2-no_space``)
@@ -50,6 +74,10 @@ player gives up after ``patience`` decisions in a row (100 by default) that brin
 no card home (``ended="patience"``), and any game ends after ``max_moves``
 decisions (1,000; ``ended="cap"``).  In Baker's Dozen games 1-300, 90 % of the
 games ``careful`` won had no run longer than 48 moves without a card going home.
+A planner's games end too: ``search-N`` makes at most ``max_moves`` decisions, each
+after at most N positions considered, and ``undo-N`` moves forward at most
+``max_moves`` + N times (each forward move past the final line is taken back, and
+it takes back at most N), each time considering at most every legal move.
 
 Every game is recorded with all its moves, the automatic foundation moves (made at
 once when they are safe, as the solver makes them) included, and replayed by the
@@ -72,8 +100,8 @@ from ..game import GameState
 from ..moves import Move
 from ..positions import start_of
 from ..rules import Rules
-from ..validate import as_int
-from . import _core, _players
+from ..validate import as_int, describe
+from . import _core, _planners, _players
 from .fast import (
     SolverError,
     _board,
@@ -112,6 +140,11 @@ MAX_DEPTH = 6
 MAX_DECISIONS = 1_000
 #: Default patience: decisions in a row without a card going home before a player gives up.
 PATIENCE = 100
+#: ``undo-U`` takes back a run of this many moves that brought no card home (while it
+#: may take back that many; else it plays on until its patience runs out).
+REWIND = 30
+#: Highest setting of a planner's dial (``search-N``, ``undo-U``).
+MAX_DIAL = 1_000_000
 #: How a game ended, by the compiled player's result code.
 _ENDED: dict[int, Ended] = {
     _players.WON: "home",
@@ -120,7 +153,16 @@ _ENDED: dict[int, Ended] = {
     _players.CAPPED: "cap",
 }
 _POLICY = {"random": _players.RANDOM, "greedy": _players.GREEDY, "careful": _players.CAREFUL}
-_NAME = re.compile(r"^(random|greedy|careful|lookahead-(\d+))((?:-no_[a-z_]+?)*)$")
+_POLICIES = ("random", "greedy", "careful", "search", "undo")
+#: The players who plan: each one's dial (lowest, highest, what it counts).  At its
+#: lowest setting each plays exactly ``careful``'s games.
+DIALS = {
+    "search": (1, MAX_DIAL, "positions it considers before each move"),
+    "undo": (0, MAX_DIAL, "moves it may take back in a game"),
+}
+_NAME = re.compile(
+    r"(random|greedy|careful|(lookahead|search|undo)-([0-9]+))((?:-no_[a-z_]+?)*)", re.ASCII
+)
 
 
 class PlayerError(ValueError):
@@ -131,62 +173,138 @@ def player_names() -> str:
     """The players a survey or :func:`play` takes, in words (for error messages)."""
     tips = ", ".join(TIPS)
     return (
-        f"random, greedy, careful, lookahead-K (K from 2 to {MAX_DEPTH}), and careful "
-        f"or lookahead-K with tips switched off, like careful-no_traps (tips: {tips})"
+        f"random, greedy, careful, lookahead-K (K from 2 to {MAX_DEPTH}), search-N "
+        f"(N from 1 to {MAX_DIAL:,} positions a move), undo-N (N from 0 to {MAX_DIAL:,} "
+        f"moves taken back a game), and any but random and greedy with tips switched "
+        f"off, like careful-no_traps (tips: {tips})"
     )
 
 
 @dataclass(frozen=True)
 class Player:
-    """A human-like player: a policy, a look-ahead depth and the tips it heeds."""
+    """A human-like player: a policy, a look-ahead depth, the tips it heeds and, for
+    the players who plan, the strength of its dial.
 
-    policy: Literal["random", "greedy", "careful"]
+    ``Player.parse(name)`` reads a name; a record built by hand is checked the same
+    way (a bad one raises :class:`PlayerError` with the same words).
+
+    >>> Player("search", dial=300)
+    Player.parse('search-300')
+    >>> Player("careful", 100)
+    Traceback (most recent call last):
+    ...
+    bakers_lab.solve.players.PlayerError: look-ahead depth must be an integer from 2 to 6 \
+(careful is depth 1), not 100: 'lookahead-100'
+    """
+
+    policy: Literal["random", "greedy", "careful", "search", "undo"]
     depth: int = 1
     off: tuple[str, ...] = ()
+    #: ``search``: positions considered a move; ``undo``: moves taken back a game.
+    dial: int = 0
 
-    @classmethod
-    def parse(cls, name: str) -> Player:
-        """A player from its name: ``greedy``, ``lookahead-3``, ``careful-no_space``.
-
-        >>> Player.parse("lookahead-3-no_traps")
-        Player.parse('lookahead-3-no_traps')
-        """
-        if not isinstance(name, str):
-            raise PlayerError(f"a player is named by a str, not {name!r}")
-        m = _NAME.match(name)
-        if m is None:
-            raise PlayerError(f"unknown player {name!r}; known: {player_names()}")
-        base, digits, suffix = m.group(1), m.group(2), m.group(3)
-        off = tuple(t for t in suffix.split("-no_") if t)
-        if digits is not None:
-            depth = int(digits)
-            if not 2 <= depth <= MAX_DEPTH:
+    def __post_init__(self) -> None:
+        if not isinstance(self.policy, str) or self.policy not in _POLICIES:
+            raise PlayerError(
+                f"a player's policy is one of {', '.join(_POLICIES)}, not {describe(self.policy)}"
+            )
+        if not isinstance(self.off, tuple) or not all(isinstance(t, str) for t in self.off):
+            raise PlayerError(f"off is a tuple of tip names, not {describe(self.off)}")
+        if type(self.depth) is not int or type(self.dial) is not int:
+            raise PlayerError(
+                f"a player's depth and dial are ints, not {describe(self.depth)} and "
+                f"{describe(self.dial)}"
+            )
+        name = self._text()
+        if self.depth != 1 and (self.policy != "careful" or not 2 <= self.depth <= MAX_DEPTH):
+            what = "" if self.policy == "careful" else f"{self.policy} has none; "
+            raise PlayerError(
+                f"look-ahead depth must be an integer from 2 to {MAX_DEPTH} "
+                f"(careful is depth 1), not {what}{_short(self.depth)}: {name!r}"
+            )
+        if self.policy in DIALS:
+            low, high, what = DIALS[self.policy]
+            if not low <= self.dial <= high:
                 raise PlayerError(
-                    f"look-ahead depth must be an integer from 2 to {MAX_DEPTH} "
-                    f"(careful is depth 1), not {depth}: {name!r}"
+                    f"{self.policy}-N takes N, the {what}, from {low} to {high:,}, "
+                    f"not {_short(self.dial)}: {name!r}"
                 )
-        else:
-            depth = 1
-        for tip in off:
+        elif self.dial != 0:
+            raise PlayerError(f"{self.policy} has no dial: {name!r}")
+        for tip in self.off:
             if tip not in TIPS:
                 raise PlayerError(f"unknown tip {tip!r} in {name!r}; tips: {', '.join(TIPS)}")
-            if off.count(tip) > 1:
+            if self.off.count(tip) > 1:
                 raise PlayerError(f"tip {tip!r} is switched off twice in {name!r}")
-        if off and base in ("random", "greedy"):
-            raise PlayerError(f"{base} heeds no tips, so none can be switched off: {name!r}")
-        if off != tuple(t for t in TIPS if t in off):
+        if self.off and self.policy in ("random", "greedy"):
+            raise PlayerError(f"{self.policy} heeds no tips, so none can be switched off: {name!r}")
+        if self.off != tuple(t for t in TIPS if t in self.off):
             raise PlayerError(
                 f"switch tips off in the order {', '.join(TIPS)} so each player has one "
                 f"name: {name!r}"
             )
-        policy = "careful" if digits is not None else base
-        return cls(policy, depth, off)  # type: ignore[arg-type]
+
+    @classmethod
+    def parse(cls, name: str) -> Player:
+        """A player from its name: ``greedy``, ``lookahead-3``, ``careful-no_space``,
+        ``search-300``, ``undo-50``.
+
+        >>> Player.parse("lookahead-3-no_traps")
+        Player.parse('lookahead-3-no_traps')
+        >>> Player.parse("undo-50").dial
+        50
+        """
+        if not isinstance(name, str):
+            raise PlayerError(f"a player is named by a str, not {describe(name)}")
+        m = _NAME.fullmatch(name) if len(name) <= 200 else None
+        if m is None:
+            raise PlayerError(f"unknown player {_short(name)}; known: {player_names()}")
+        base, digits, suffix = m.group(1), m.group(3), m.group(4)
+        off = tuple(t for t in suffix.split("-no_") if t)
+        family = m.group(2)
+        if family is None:
+            return cls(base, 1, off)  # type: ignore[arg-type]
+        # a number of more than 12 digits is out of every range: never convert it whole
+        value = int(digits) if len(digits.lstrip("0")) <= 12 else 10**13
+        if family == "lookahead":
+            if not 2 <= value <= MAX_DEPTH:
+                raise PlayerError(
+                    f"look-ahead depth must be an integer from 2 to {MAX_DEPTH} "
+                    f"(careful is depth 1), not {_digits(digits)}: {_short(name)}"
+                )
+            return cls("careful", value, off)
+        low, high, what = DIALS[family]
+        if not low <= value <= high:
+            raise PlayerError(
+                f"{family}-N takes N, the {what}, from {low} to {high:,}, "
+                f"not {_digits(digits)}: {_short(name)}"
+            )
+        return cls(family, 1, off, value)  # type: ignore[arg-type]
+
+    def _text(self) -> str:
+        if self.policy in DIALS:
+            base = f"{self.policy}-{self.dial}"
+        else:
+            base = f"lookahead-{self.depth}" if self.depth != 1 else self.policy
+        return base + "".join(f"-no_{t}" for t in self.off)
 
     @property
     def name(self) -> str:
         """The canonical name (what :meth:`parse` reads)."""
-        base = f"lookahead-{self.depth}" if self.depth > 1 else self.policy
-        return base + "".join(f"-no_{t}" for t in self.off)
+        return self._text()
+
+    @property
+    def noise_name(self) -> str:
+        """The name its tie-breaking noise is seeded from: a planner shares
+        ``careful``'s (with the same tips), so every setting of its dial breaks ties
+        as ``careful`` does and the lowest plays ``careful``'s games.
+
+        >>> Player.parse("search-300-no_traps").noise_name
+        'careful-no_traps'
+        """
+        if self.policy in DIALS:
+            return Player("careful", 1, self.off).name
+        return self.name
 
     def weights(self) -> np.ndarray:
         """The evaluation weights the compiled player reads."""
@@ -195,6 +313,16 @@ class Player:
 
     def __repr__(self) -> str:
         return f"Player.parse({self.name!r})"
+
+
+def _digits(text: str) -> str:
+    return text if len(text) <= 20 else text[:17] + "..."
+
+
+def _short(value: object) -> str:
+    """A value for an error line, never longer than about 60 characters."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 @dataclass(frozen=True)
@@ -217,6 +345,8 @@ class GameRecord:
     decisions: int = 0
     ended: Ended = "stuck"
     verified: bool = False
+    #: Moves taken back (``undo-U`` players; 0 for the others).
+    takebacks: int = 0
     #: The position the game started from (for pictures and replays; not compared).
     start: GameState | None = field(default=None, compare=False, repr=False)
 
@@ -282,6 +412,23 @@ def play(
     start, number = start_of(position, variant, who="play")
     cap = as_int(max_moves, "max_moves", low=1, high=100_000, error=PlayerError)
     patience = as_int(patience, "patience", low=1, high=100_000, error=PlayerError)
+    result, trail, tp, nodes, decisions, takebacks = _game(start, number, who, cap, patience)
+    moves, won = _verify(start, _to_moves(trail, int(tp)), who=f"{who.name} player")
+    outcome: Literal["won", "lost"] = "won" if result == _players.WON else "lost"
+    verified = won == (outcome == "won")
+    if not verified:
+        raise SolverError(f"{who.name}'s game ended {outcome}, but the rule engine disagrees")
+    return GameRecord(
+        who.name, outcome, moves, int(nodes), time.perf_counter() - t0, start.rules.name, number,
+        int(decisions), _ENDED[int(result)], verified, int(takebacks), start,
+    )  # fmt: skip
+
+
+def _game(
+    start: GameState, number: int | None, who: Player, cap: int, patience: int
+) -> tuple[int, np.ndarray, int, int, int, int]:
+    """The compiled game of ``who`` from ``start``: (result code, trail, trail
+    length, positions considered, decisions, moves taken back)."""
     r = start.rules
     max_moves_buf = _max_moves(r)
     trail = np.zeros(
@@ -289,16 +436,25 @@ def play(
     )
     env = _env(r)
     tt_bits = max(10, int(2 * cap).bit_length())
-    result, tp, nodes, decisions = _players.play_board(
-        _board(start, env), env, _POLICY[who.policy], who.depth, who.weights(),
-        _seed(r, who.name, start, number), cap, patience, trail, max_moves_buf, tt_bits,
-    )  # fmt: skip
-    moves, won = _verify(start, _to_moves(trail, int(tp)), who=f"{who.name} player")
-    outcome: Literal["won", "lost"] = "won" if result == _players.WON else "lost"
-    verified = won == (outcome == "won")
-    if not verified:
-        raise SolverError(f"{who.name}'s game ended {outcome}, but the rule engine disagrees")
-    return GameRecord(
-        who.name, outcome, moves, int(nodes), time.perf_counter() - t0, r.name, number,
-        int(decisions), _ENDED[int(result)], verified, start,
-    )  # fmt: skip
+    board = _board(start, env)
+    seed = _seed(r, who.noise_name, start, number)
+    takebacks = 0
+    if who.policy == "search":
+        stt_bits = max(10, int(2 * (who.dial + max_moves_buf)).bit_length())
+        result, tp, nodes, decisions = _planners.play_search(
+            board, env, who.dial, who.weights(), seed, cap, patience, trail, max_moves_buf,
+            tt_bits, stt_bits,
+        )  # fmt: skip
+    elif who.policy == "undo":
+        # every position the game has had, abandoned lines too: a few per take-back
+        tt_bits = min(23, max(tt_bits, int(2 * (cap + 4 * who.dial)).bit_length()))
+        result, tp, nodes, decisions, takebacks = _planners.play_undo(
+            board, env, who.dial, who.weights(), seed, cap, patience, min(REWIND, patience),
+            trail, max_moves_buf, tt_bits,
+        )  # fmt: skip
+    else:
+        result, tp, nodes, decisions = _players.play_board(
+            board, env, _POLICY[who.policy], who.depth, who.weights(), seed, cap, patience,
+            trail, max_moves_buf, tt_bits,
+        )  # fmt: skip
+    return int(result), trail, int(tp), int(nodes), int(decisions), int(takebacks)

@@ -1,0 +1,401 @@
+"""The compiled play loops of the players who plan (numba, nopython, cached):
+``search-N`` (:func:`play_search`) and ``undo-U`` (:func:`play_undo`).
+
+See :mod:`.players` for what they do and why every game ends.  Both score
+positions exactly as ``careful`` does (:func:`._players.judge`, the same noise
+drawn from the same generator in the same order), so at their lowest setting
+they play ``careful``'s games move for move.  They work on the solver core's
+records (:mod:`._core`): ``step`` plays a move and its automatic foundation
+moves on the trail, ``undo_to`` takes them back, ``encode`` / ``decode`` store
+a position in a row of bytes, and the position key ``b.hsh`` is order-free.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ._core import (
+    EMPTY_NONE,
+    ONE,
+    P_EMPTY,
+    P_NCOLS,
+    P_RANKS,
+    PILE,
+    autoplay,
+    decode,
+    doom_applies,
+    encode,
+    gen_moves,
+    heap_pop,
+    heap_push,
+    home_count,
+    hot,
+    init_board,
+    is_lost,
+    just_moved,
+    moves_again,
+    new_rng,
+    step,
+    tt_has,
+    tt_seen,
+    undo_to,
+    xorshift,
+)
+from ._players import CAPPED, PATIENCE, STUCK, WIN_SCORE, WON, judge
+
+
+@hot
+def put(tt, h1, h2):
+    """Insert key (h1, h2) into table ``tt`` as :func:`._core.tt_seen` does;
+    returns the slot it wrote, or -1 if the key was there already (so that a
+    search can clear just the slots it used)."""
+    mask = np.uint64(tt.shape[0] - 1)
+    k1 = h1 | ONE
+    i0 = h1 & mask
+    for probe in range(8):
+        i = (i0 + np.uint64(probe)) & mask
+        if tt[i, 0] == 0:
+            tt[i, 0] = k1
+            tt[i, 1] = h2
+            return np.int64(i)
+        if tt[i, 0] == k1 and tt[i, 1] == h2:
+            return np.int64(-1)
+    tt[i0, 0] = k1
+    tt[i0, 1] = h2
+    return np.int64(i0)
+
+
+@njit(cache=True)
+def play_search(b, env, N, W, seed, cap, patience, trail, max_moves, tt_bits, stt_bits):
+    """Play one game as ``search-N`` from the position on board ``b``; returns
+    (result, trail length, positions considered, decisions).
+
+    Before each move: score every move as ``careful`` does (positions already
+    had in this game are skipped), then, while fewer than ``N`` positions have
+    been considered, expand the best-scoring stored position (best first, as
+    :func:`._core.gbfs`), never storing a position seen before in this search
+    or in the game, nor expanding one the dead-end test calls lost.  Play the
+    first move of the line to a win if one was found (and then the rest of
+    that line), else of the line to the best-scoring position considered."""
+    P = env.P
+    decksize = 4 * P[P_RANKS]
+    width = decksize + P[P_NCOLS] + 4
+    init_board(b, env)
+    hsh = b.hsh
+    tt = np.zeros((1 << tt_bits, 2), np.uint64)
+    rng = new_rng(seed)
+    buf = np.zeros(max_moves, np.int64)
+    S = N + max_moves + 1 if N > 1 else 1
+    store = np.empty((S, width), np.uint8)
+    parent = np.empty(S, np.int64)
+    pmove = np.empty(S, np.int64)
+    first = np.empty(S, np.int64)
+    hk = np.empty(S, np.int64)
+    hv = np.empty(S, np.int32)
+    stt = np.zeros((1 << stt_bits, 2), np.uint64)
+    slots = np.empty(S + 1, np.int64)
+    plan = np.empty(S, np.int64)
+    nplan = 0
+    iplan = 0
+    # the dead-end test the search prunes with: the doom check in the extended form
+    # where that applies (rule 6 of .fast); careful's own score keeps its form
+    ext = doom_applies(P, True) and not doom_applies(P, False)
+
+    tp = autoplay(b, env, trail, 0)
+    tt_seen(tt, hsh[0], hsh[1])
+    nodes = 0
+    decisions = 0
+    stall = 0
+    home = home_count(b)
+    while True:
+        if home == decksize:
+            return WON, tp, nodes, decisions
+        if decisions >= cap:
+            return CAPPED, tp, nodes, decisions
+        if iplan < nplan:
+            mv = plan[iplan]  # a player who has seen a win plays it out
+            iplan += 1
+        else:
+            if stall >= patience:
+                return PATIENCE, tp, nodes, decisions
+            n = gen_moves(b, env, buf, False)
+            best = -1
+            best_key = np.int64(0)
+            mv = np.int64(0)
+            nst = 1
+            nlog = 0
+            nheap = 0
+            win = -1
+            considered = 0
+            if N > 1:
+                encode(b, env, store, 0)
+                slots[0] = put(stt, hsh[0], hsh[1])
+                nlog = 1
+            # every move, scored as careful scores it
+            for a in range(n):
+                m = buf[a]
+                t2 = step(b, env, m, trail, tp)
+                if not tt_has(tt, hsh[0], hsh[1]):
+                    nodes += 1
+                    considered += 1
+                    noise = np.int64(xorshift(rng) & np.uint64(1023))
+                    value, lost = judge(b, env, W, N > 1)
+                    if ext and N > 1:
+                        lost = is_lost(b, env, True, True)
+                    key = value * 1024 + noise
+                    if best < 0 or key < best_key:
+                        best = a
+                        best_key = key
+                        mv = m
+                    if N > 1 and value > WIN_SCORE:
+                        slot = put(stt, hsh[0], hsh[1])
+                        if slot >= 0:
+                            slots[nlog] = slot
+                            nlog += 1
+                            if not lost:
+                                encode(b, env, store, nst)
+                                parent[nst] = 0
+                                pmove[nst] = m
+                                first[nst] = m
+                                nheap = heap_push(hk, hv, nheap, key, nst)
+                                nst += 1
+                undo_to(b, env, trail, t2, tp)
+            if best < 0:
+                return STUCK, tp, nodes, decisions
+            # then best first, until N positions have been considered (a move
+            # that wins at once needs no search)
+            if N > 1 and best_key >= WIN_SCORE * 1024 + 1024:
+                while win < 0 and nheap > 0 and considered < N:
+                    k, nheap = heap_pop(hk, hv, nheap)
+                    decode(b, env, store, k)
+                    init_board(b, env)
+                    c = gen_moves(b, env, buf, False)
+                    for a in range(c):
+                        m = buf[a]
+                        t2 = step(b, env, m, trail, tp)
+                        if not tt_has(tt, hsh[0], hsh[1]):
+                            slot = put(stt, hsh[0], hsh[1])
+                            if slot >= 0:
+                                slots[nlog] = slot
+                                nlog += 1
+                                nodes += 1
+                                considered += 1
+                                noise = np.int64(xorshift(rng) & np.uint64(1023))
+                                value, lost = judge(b, env, W, True)
+                                if ext:
+                                    lost = is_lost(b, env, True, True)
+                                if value == WIN_SCORE:
+                                    parent[nst] = k
+                                    pmove[nst] = m
+                                    win = nst
+                                    nst += 1
+                                else:
+                                    key = value * 1024 + noise
+                                    if key < best_key:
+                                        best_key = key
+                                        mv = first[k]
+                                    if not lost and nst < S:
+                                        encode(b, env, store, nst)
+                                        parent[nst] = k
+                                        pmove[nst] = m
+                                        first[nst] = first[k]
+                                        nheap = heap_push(hk, hv, nheap, key, nst)
+                                        nst += 1
+                        undo_to(b, env, trail, t2, tp)
+                        if win >= 0 or considered >= N:
+                            break
+            if N > 1:
+                # back to the position in play; the search's table cleared for the next
+                decode(b, env, store, 0)
+                init_board(b, env)
+                for i in range(nlog):
+                    if slots[i] >= 0:
+                        stt[slots[i], 0] = 0
+                        stt[slots[i], 1] = 0
+            if win >= 0:
+                d = 0
+                k = win
+                while k > 0:
+                    plan[d] = pmove[k]
+                    d += 1
+                    k = parent[k]
+                for i in range(d // 2):
+                    plan[i], plan[d - 1 - i] = plan[d - 1 - i], plan[i]
+                nplan = d
+                mv = plan[0]
+                iplan = 1
+        tp = step(b, env, mv, trail, tp)
+        tt_seen(tt, hsh[0], hsh[1])
+        decisions += 1
+        now = home_count(b)
+        stall = 0 if now > home else stall + 1
+        home = now
+
+
+@njit(cache=True)
+def play_undo(b, env, U, W, seed, cap, patience, rewind, trail, max_moves, tt_bits):
+    """Play one game as ``undo-U`` from the position on board ``b``; returns
+    (result, trail length, positions considered, decisions in the final line,
+    moves taken back).
+
+    It plays ``careful``'s move at every new position.  When the game gets
+    stuck (no move to a new position, out of patience, or, while it may still
+    take moves back, a position the dead-end test calls lost) and fewer than
+    ``U`` moves have been taken back, it takes back the last move and plays the
+    next-best move of that position not tried yet (and not called lost),
+    taking back further while a position has none left.  Positions left behind
+    stay in the game's table: it never returns to one."""
+    P = env.P
+    decksize = 4 * P[P_RANKS]
+    init_board(b, env)
+    hsh = b.hsh
+    tt = np.zeros((1 << tt_bits, 2), np.uint64)
+    rng = new_rng(seed)
+    buf = np.zeros(max_moves, np.int64)
+    # each position of the line: its moves best first (a slice of the flat
+    # stack), the next to try, the trail pointer, stall and cards home
+    fmove = np.empty(16 * (cap + 1), np.int64)
+    fkey = np.empty(16 * (cap + 1), np.int64)
+    flost = np.empty(16 * (cap + 1), np.bool_)  # lost, or a move a retry skips
+    lstart = np.zeros(cap + 1, np.int64)
+    lcount = np.zeros(cap + 1, np.int64)
+    lnext = np.zeros(cap + 1, np.int64)
+    ltp = np.zeros(cap + 1, np.int64)
+    lstall = np.zeros(cap + 1, np.int64)
+    llost = np.zeros(cap + 1, np.bool_)
+    lheld = np.full(cap + 1, -1, np.int64)  # what just_moved said of the move here
+    top = 0
+
+    tp = autoplay(b, env, trail, 0)
+    tt_seen(tt, hsh[0], hsh[1])
+    ext = doom_applies(P, True) and not doom_applies(P, False)
+    llost[0] = is_lost(b, env, True, ext)
+    nodes = 0
+    takebacks = 0
+    d = 0  # moves in the line
+    stall = 0
+    listed = False
+    while True:
+        home = home_count(b)
+        if home == decksize:
+            return WON, tp, nodes, d, takebacks
+        if d >= cap:
+            return CAPPED, tp, nodes, d, takebacks
+        end = -1
+        mv = np.int64(-1)
+        # a run of moves that brought nothing home: back to where it began, if
+        # the player may take back that many
+        fruitless = stall >= patience
+        if stall >= rewind and not fruitless:
+            s = d - 1
+            while s > 0 and lstall[s] > 0:
+                s -= 1
+            fruitless = takebacks + d - s <= U
+        if fruitless:
+            end = PATIENCE
+        elif llost[d] and takebacks < U:
+            end = STUCK
+        else:
+            if not listed:
+                # this position's moves, scored as careful scores them, best first
+                n = gen_moves(b, env, buf, False)
+                if top + n > fmove.shape[0]:
+                    size = 2 * fmove.shape[0] + n
+                    fm = np.empty(size, np.int64)
+                    fk = np.empty(size, np.int64)
+                    fl = np.empty(size, np.bool_)
+                    fm[:top] = fmove[:top]
+                    fk[:top] = fkey[:top]
+                    fl[:top] = flost[:top]
+                    fmove, fkey, flost = fm, fk, fl
+                cnt = 0
+                for a in range(n):
+                    m = buf[a]
+                    # rules 2 and 7 of .fast: a move that empties a column for good
+                    # (onto another column) or moves again the cards just moved
+                    src = m & 63
+                    idle = (P[P_EMPTY] == EMPTY_NONE and src < PILE and (m >> 6) & 63 < PILE
+                            and (m >> 12) == b.lens[src]) or moves_again(m, lheld[d])  # fmt: skip
+                    t2 = step(b, env, m, trail, tp)
+                    if not tt_has(tt, hsh[0], hsh[1]):
+                        nodes += 1
+                        noise = np.int64(xorshift(rng) & np.uint64(1023))
+                        value, lost = judge(b, env, W, True)
+                        if ext:
+                            lost = is_lost(b, env, True, True)
+                        key = value * 1024 + noise
+                        lost = lost or idle
+                        # insertion after every equal key: the first is careful's choice
+                        j = top + cnt
+                        while j > top and fkey[j - 1] > key:
+                            fkey[j] = fkey[j - 1]
+                            fmove[j] = fmove[j - 1]
+                            flost[j] = flost[j - 1]
+                            j -= 1
+                        fkey[j] = key
+                        fmove[j] = m
+                        flost[j] = lost
+                        cnt += 1
+                    undo_to(b, env, trail, t2, tp)
+                lstart[d] = top
+                lcount[d] = cnt
+                lnext[d] = 0
+                top += cnt
+                listed = True
+            mv = _next_move(b, env, tt, fmove, flost, lstart, lcount, lnext, d, trail, tp,
+                            takebacks < U)  # fmt: skip
+            if mv < 0:
+                end = STUCK
+        if end == PATIENCE:
+            s = d - 1
+            while s > 0 and lstall[s] > 0:
+                s -= 1
+            if takebacks + d - s > U:
+                return end, tp, nodes, d, takebacks
+            takebacks += d - s - 1
+            d = s + 1
+        while mv < 0:
+            # stuck: take moves back while the player may
+            if takebacks >= U or d == 0:
+                return end, tp, nodes, d, takebacks
+            d -= 1
+            tp = undo_to(b, env, trail, tp, ltp[d])
+            takebacks += 1
+            stall = lstall[d]
+            top = lstart[d] + lcount[d]
+            mv = _next_move(b, env, tt, fmove, flost, lstart, lcount, lnext, d, trail, tp,
+                            takebacks < U)  # fmt: skip
+            end = STUCK
+        ltp[d] = tp
+        lstall[d] = stall
+        before = home_count(b)
+        t2 = step(b, env, mv, trail, tp)
+        lheld[d + 1] = just_moved(mv, t2 - tp)
+        tp = t2
+        tt_seen(tt, hsh[0], hsh[1])
+        llost[d + 1] = is_lost(b, env, True, ext)
+        d += 1
+        listed = False
+        stall = 0 if home_count(b) > before else stall + 1
+
+
+@hot
+def _next_move(b, env, tt, fmove, flost, lstart, lcount, lnext, d, trail, tp, may_undo):
+    """The next move to try at line position ``d`` (the board is there): the
+    best not tried yet whose position has not been had; after the first, one
+    the dead-end test calls lost only when no move may be taken back any more.
+    -1 if none is left."""
+    hsh = b.hsh
+    while lnext[d] < lcount[d]:
+        i = lstart[d] + lnext[d]
+        lnext[d] += 1
+        if lnext[d] > 1 and may_undo and flost[i]:
+            continue
+        m = fmove[i]
+        t2 = step(b, env, m, trail, tp)
+        had = tt_has(tt, hsh[0], hsh[1])
+        undo_to(b, env, trail, t2, tp)
+        if not had:
+            return m
+    return np.int64(-1)

@@ -1,0 +1,186 @@
+"""The players who plan, search-N and undo-N: their lowest setting is careful, every
+game replays on the rule engine, a stronger setting wins more, and bad names or
+records are refused in one line."""
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+import bakers_lab as bl
+from bakers_lab.solve.players import MAX_DECISIONS, MAX_DIAL, Player, PlayerError
+
+
+def replay(deal: bl.Deal, game: bl.GameRecord) -> bl.GameState:
+    """Play the recorded moves on a fresh GameState (the rule engine, not the core)."""
+    g = bl.GameState.from_deal(deal)
+    for move in game.moves:
+        g.play(move)  # raises IllegalMoveError for a move the rules refuse
+    assert len(g.history) == len(game.moves)
+    return g
+
+
+def test_lowest_settings_play_carefuls_games():
+    for n in range(1, 201):
+        c = bl.play(n, "careful")
+        for name in ("search-1", "undo-0"):
+            g = bl.play(n, name)
+            assert (g.moves, g.outcome, g.ended, g.nodes) == (c.moves, c.outcome, c.ended, c.nodes)
+            assert g.takebacks == 0
+    # with tips switched off too, and under other rules
+    for n in (3, 8):
+        c = bl.play(n, "careful-no_traps", variant="good_measure")
+        assert bl.play(n, "search-1-no_traps", variant="good_measure").moves == c.moves
+        assert bl.play(n, "undo-0-no_traps", variant="good_measure").moves == c.moves
+
+
+@pytest.mark.parametrize("variant", bl.variant_names())
+def test_games_of_every_preset_replay_to_their_outcome(variant):
+    for n in (1, 2, 3):
+        d = bl.deal(n, variant)
+        for name in ("search-300", "undo-50"):
+            game = bl.play(d, name)
+            assert game.verified
+            g = replay(d, game)
+            assert g.is_won == game.won == (game.ended == "home")
+            assert game.decisions <= MAX_DECISIONS
+            assert 0 <= game.takebacks <= (50 if name == "undo-50" else 0)
+
+
+def test_a_won_search_game_is_legal_move_by_move():
+    d = bl.deal(2)
+    game = bl.play(d, "search-1000")
+    assert game.won and game.player == "search-1000"
+    g = bl.GameState.from_deal(d)
+    for move in game.moves:
+        assert move in g.legal_moves()
+        g.play(move)
+    assert g.is_won
+
+
+def test_games_are_the_same_every_time():
+    for name in ("search-200", "undo-100"):
+        a, b = bl.play(11, name), bl.play(11, name)
+        assert (a.moves, a.nodes, a.takebacks) == (b.moves, b.nodes, b.takebacks)
+
+
+def test_the_dial_makes_players_stronger():
+    deals = range(1, 61)
+    wins = {
+        name: sum(bl.play(n, name).won for n in deals)
+        for name in ("careful", "search-100", "search-3000", "undo-100", "undo-10000")
+    }
+    assert wins["careful"] < wins["search-100"] < wins["search-3000"]
+    assert wins["careful"] < wins["undo-100"] < wins["undo-10000"]
+    assert wins["search-3000"] >= 55 and wins["undo-10000"] >= 50, wins
+
+
+def test_undo_takes_back_at_most_its_dial():
+    games = [bl.play(n, "undo-20") for n in range(1, 31)]
+    assert max(g.takebacks for g in games) == 20
+    assert all(g.takebacks <= 20 for g in games)
+    # a lost game that used no take-back ended as careful's did
+    for n, g in enumerate(games, start=1):
+        if g.takebacks == 0:
+            assert g.moves == bl.play(n, "careful").moves
+    # an unwinnable deal is lost whatever the dial (64: proven unsolvable)
+    assert not bl.play(64, "undo-100000").won
+
+
+def test_names_and_records():
+    p = Player.parse("search-300")
+    assert (p.policy, p.dial, p.name, repr(p)) == ("search", 300, "search-300",
+                                                   "Player.parse('search-300')")  # fmt: skip
+    assert Player.parse("undo-0-no_space") == Player("undo", 1, ("space",), 0)
+    assert Player.parse(f"search-{MAX_DIAL}").dial == MAX_DIAL
+    assert Player.parse("undo-50").noise_name == "careful"
+    assert eval(repr(Player("undo", dial=7)), {"Player": Player}) == Player("undo", dial=7)
+
+
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        (
+            "search-0",
+            "search-N takes N, the positions it considers before each move, from 1 "
+            "to 1,000,000, not 0: 'search-0'",
+        ),
+        (
+            "undo-1000001",
+            "undo-N takes N, the moves it may take back in a game, from 0 to "
+            "1,000,000, not 1000001: 'undo-1000001'",
+        ),
+        ("search-" + "9" * 50, "from 1 to 1,000,000, not 99999999999999999...: 'search-9999"),
+        ("search-" + "9" * 5000, "unknown player 'search-99999999"),
+        ("undo-\u0665", "unknown player 'undo-\u0665'"),  # Arabic-Indic five: not a digit here
+        ("search-²", "unknown player 'search-²'"),
+        ("undo-5\n", "unknown player 'undo-5\\n'"),
+        ("search-x", "unknown player 'search-x'"),
+        ("x" * 10_000, "unknown player 'xxxxxxxx"),
+        (
+            "lookahead-1",
+            "look-ahead depth must be an integer from 2 to 6 (careful is depth 1), "
+            "not 1: 'lookahead-1'",
+        ),
+    ],
+)
+def test_bad_names(name, message):
+    with pytest.raises(PlayerError, match=re.escape(message)) as info:
+        Player.parse(name)
+    assert len(str(info.value)) < 400
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ("careful", 100),
+            "look-ahead depth must be an integer from 2 to 6 (careful is depth 1), "
+            "not 100: 'lookahead-100'",
+        ),
+        (
+            ("greedy", 3),
+            "look-ahead depth must be an integer from 2 to 6 (careful is depth 1), "
+            "not greedy has none; 3",
+        ),
+        (("careful", 1, "traps"), "off is a tuple of tip names, not 'traps' (str)"),
+        (
+            ("bogus",),
+            "a player's policy is one of random, greedy, careful, search, undo, not 'bogus' (str)",
+        ),
+        (
+            ("search", 1, (), 0),
+            "search-N takes N, the positions it considers before each "
+            "move, from 1 to 1,000,000, not 0: 'search-0'",
+        ),
+        (("careful", 1, (), 5), "careful has no dial: 'careful'"),
+        (("undo", 1, (), 2.0), "a player's depth and dial are ints, not 1 (int) and 2.0 (float)"),
+        (("undo", True), "a player's depth and dial are ints, not True (bool)"),
+    ],
+)
+def test_records_built_by_hand_are_checked(args, message):
+    with pytest.raises(PlayerError, match=re.escape(message)):
+        Player(*args)
+
+
+def run_cli(*args):
+    return subprocess.run([sys.executable, "-m", "bakers_lab.cli", *args],
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
+
+
+def test_cli_takes_the_planners_and_refuses_bad_dials(tmp_path):
+    out = tmp_path / "s"
+    ok = run_cli("survey", "--deals", "1-4", "--players", "careful,search-50,undo-20",
+                 "--quiet", "--jobs", "1", "--out", str(out))  # fmt: skip
+    assert ok.returncode == 0, ok.stderr
+    table = bl.read_survey(out)
+    assert sorted(set(table["player"].astype(str))) == ["careful", "search-50", "undo-20"]
+    for row in table.itertuples():
+        g = bl.play(int(row.deal), str(row.player))
+        assert (g.outcome, g.solution) == (row.outcome, row.solution)
+    bad = run_cli("survey", "--deals", "1-4", "--players", "search-0", "--out", str(tmp_path / "t"))
+    assert bad.returncode == 2
+    lines = bad.stderr.strip().splitlines()
+    assert len(lines) == 1 and "search-N takes N" in lines[0], bad.stderr
+    assert not (tmp_path / "t").exists()
