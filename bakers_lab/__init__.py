@@ -18,6 +18,7 @@ from .game import GameState, Outcome
 from .moves import Dest, IllegalMoveError, Move, MoveError, parse_moves
 from .rating import Difficulty, DifficultyError, difficulty, pick
 from .rules import PRESETS, Rules, RulesError, UnknownVariantError, rules, variant_names
+from .skill import effort, skill_curve
 from .solve import SolverError, SolveResult
 from .solve.players import GameRecord, Player, PlayerError, play
 from .solve.search import SearchResult, classroom_deal
@@ -77,6 +78,7 @@ __all__ = [
     "deal_features",
     "describe_features",
     "difficulty",
+    "effort",
     "explain",
     "hardest_deals",
     "hint",
@@ -90,6 +92,7 @@ __all__ = [
     "read_survey",
     "rules",
     "seeded_deal",
+    "skill_curve",
     "solve",
     "survey",
     "variant_names",

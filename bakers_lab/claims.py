@@ -35,21 +35,29 @@ from typing import Literal
 
 import pandas as pd
 
+from .skill import FAMILIES, locate, skill_curve
 from .stats import LADDER, ablation, paired_comparison, win_rates
 from .table import SurveyError, read_survey
 
 __all__ = [
     "CLAIMS",
+    "LOCATED_COLUMNS",
     "SeedClaim",
     "claims_table",
     "default_data_dir",
     "format_claims",
     "load_surveys",
+    "located_claims",
 ]
 
 Kind = Literal["rate", "harder", "easier", "tip", "lookahead", "count"]
 _SIGNIFICANT = 0.01
 _CONSIDERABLE = 0.10
+#: The players that play as people do: careful and stronger (random and greedy are
+#: weaker than any person who knows the rules; their differences are notes).
+_LIKE_PEOPLE = ("careful", "lookahead-2", "lookahead-3")
+#: A dial's unit, in a verdict.
+_UNITS = {"search": "positions a move", "undo": "moves taken back a game"}
 
 
 @dataclass(frozen=True)
@@ -150,49 +158,85 @@ def _rates(table: pd.DataFrame, variant: str) -> pd.DataFrame:
     return rates.loc[order].reset_index()
 
 
+def _level(x: float) -> str:
+    return f"{100 * x:g} %"
+
+
+def _dial_words(c: SeedClaim, table: pd.DataFrame) -> list[str]:
+    """Where the claim's band sits on each strength dial surveyed for its variant."""
+    rows = table[table["variant"] == c.variant]
+    out = []
+    for family in FAMILIES:
+        try:
+            curve = skill_curve(rows, family)
+        except ValueError:
+            continue
+        if len(curve) < 3:
+            continue
+        enter, leave = locate(curve, c.low, c.high)
+        unit = _UNITS[family]
+        n = f"{int(curve['n'].iloc[0]):,} deals"
+        if enter.below:
+            words = f"{family}-N wins {_level(c.low)} or more at every setting ({n})"
+        elif enter.setting is None:
+            top = curve.iloc[-1]
+            words = (f"{family}-N stays below {_level(c.low)} up to {top['player']} "
+                     f"({_pct(top['rate'])}; {n})")  # fmt: skip
+        else:
+            words = f"{family}-N reaches {_level(c.low)} at {enter.text(unit)}"
+            if c.high < 1 and leave.setting is not None:
+                words += f" and passes {_level(c.high)} at {leave.text()}"
+            elif c.high < 1:
+                words += f" and is still within {_level(c.high)} at its strongest setting"
+            words += f" ({n})"
+        out.append(words)
+    return out
+
+
 def _judge_rate(c: SeedClaim, table: pd.DataFrame) -> tuple[str, str]:
     rates = _rates(table, c.variant)
     if rates.empty:
         return "no survey of this variant", "not tested"
     evidence = "; ".join(_rate_text(r) for _, r in rates.iterrows())
     band = _band(c.low, c.high)
-    parts = []
+    parts = _dial_words(c, table)
     solver = rates[rates["player"] == "solver"]
-    if not solver.empty:
-        s = solver.iloc[0]
-        if s["ci_low"] > c.high:
-            parts.append(f"not about solvability: {_pct(s['rate'])} of deals can be won")
-        elif s["ci_high"] < c.low:
-            parts.append(f"above what is possible: only {_pct(s['rate'])} can be won")
     players = rates[rates["player"] != "solver"]
     fits = [
         r["player"]
         for _, r in players.iterrows()
         if r["ci_low"] <= c.high and r["ci_high"] >= c.low
     ]
-    if (
-        not solver.empty
-        and solver.iloc[0]["ci_low"] <= c.high
-        and solver.iloc[0]["ci_high"] >= c.low
-    ):
-        fits.append("solver")
     if fits:
-        parts.append(f"{band} fits {' and '.join(fits)}")
+        parts.append(f"{band} fits {' and '.join(fits)} on the ladder")
     else:
-        below = rates[rates["ci_high"] < c.low]
-        above = rates[rates["ci_low"] > c.high]
+        humans = rates[rates["player"] != "solver"]
+        below = humans[humans["ci_high"] < c.low]
+        above = humans[humans["ci_low"] > c.high]
         weaker = below.iloc[int(below["rate"].argmax())] if not below.empty else None
         stronger = above.iloc[int(above["rate"].argmin())] if not above.empty else None
         if players.empty:
             parts.append("no human-like player was surveyed")
         elif weaker is not None and stronger is not None:
-            parts.append(f"{band} lies between {_who(weaker)} and {_who(stronger)}")
+            parts.append(f"on the ladder {band} lies between {_who(weaker)} and {_who(stronger)}")
         elif weaker is not None:
-            parts.append(f"{band} is above every player measured")
+            parts.append(f"{band} is above every player of the ladder (the best, "
+                         f"{weaker['player']}, wins {_pct(weaker['rate'])})")  # fmt: skip
         elif stronger is not None:
-            parts.append(f"{band} is below every player measured")
+            parts.append(f"{band} is below every player of the ladder")
+    if not solver.empty:
+        top = solver.iloc[0]
+        if top["ci_low"] > c.high:
+            parts.append(f"not about solvability: {_pct(top['rate'])} of deals can be won")
+        elif top["ci_high"] < c.low:
+            parts.append(f"above what is possible: only {_pct(top['rate'])} can be won")
+        else:
+            parts.append(f"perfect play (the solver, {_pct(top['rate'])}) is the ceiling, "
+                         f"not a player")  # fmt: skip
     text = "; ".join(parts)
-    return evidence, (text[:1].upper() + text[1:]) if text else "not tested"
+    if text and not text.startswith(tuple(f"{f}-N" for f in FAMILIES)):
+        text = text[:1].upper() + text[1:]  # a player's name keeps its case
+    return evidence, text or "not tested"
 
 
 def _judge_count(c: SeedClaim, table: pd.DataFrame) -> tuple[str, str]:
@@ -240,13 +284,15 @@ def _judge_variants(c: SeedClaim, table: pd.DataFrame) -> tuple[str, str]:
         _paired_words(r) for _, r in frame.iterrows()
     )
     sign = -1 if c.kind == "harder" else 1
-    humans = frame[frame["player"] != "solver"]
-    judged = humans if not humans.empty else frame
+    people = frame["player"].isin(_LIKE_PEOPLE)
+    weak = frame[~people & (frame["player"] != "solver")]
+    humans = frame[people]
+    judged = humans if not humans.empty else frame[frame["player"] == "solver"]
     significant = judged["p_value"] < _SIGNIFICANT
     agree = significant & (sign * judged["diff"] > 0)
     against = significant & (sign * judged["diff"] < 0)
     big = (sign * judged["diff"]) >= _CONSIDERABLE
-    who = "every human-like player" if not humans.empty else "the solver"
+    who = f"{', '.join(humans['player'])}" if not humans.empty else "the solver"
     if against.any():
         verdict = f"Contradicted: {', '.join(judged.loc[against, 'player'])} did the opposite"
     elif agree.all() and (big.all() or not c.strong):
@@ -254,7 +300,12 @@ def _judge_variants(c: SeedClaim, table: pd.DataFrame) -> tuple[str, str]:
     elif agree.all():
         verdict = f"Partly: the difference is real for {who}, but below 10 points for some"
     else:
-        verdict = "Not shown: the difference is not significant for every player"
+        verdict = f"Not shown: the difference is not significant for every one of {who}"
+    opposite = weak[(weak["p_value"] < _SIGNIFICANT) & (sign * weak["diff"] < 0)]
+    if len(opposite):
+        names = ", ".join(opposite["player"])
+        verdict += (f". Note: {names}, weaker than a person plays, did the opposite "
+                    f"(judged on careful and stronger players only)")  # fmt: skip
     return evidence, verdict
 
 
@@ -266,8 +317,17 @@ def _judge_tip(c: SeedClaim, table: pd.DataFrame) -> tuple[str, str]:
     r = ablation(rows[rows["player"].isin(["careful", name])]).iloc[0].copy()
     r["player"] = name
     evidence = "without the tip vs careful: " + _paired_words(r)
-    if r["p_value"] >= _SIGNIFICANT:
-        verdict = "No measurable effect for careful (p ≥ 0.01)"
+    excludes_zero = r["diff_low"] > 0 or r["diff_high"] < 0
+    if r["p_value"] >= _SIGNIFICANT and excludes_zero:
+        way = "less" if r["diff"] < 0 else "more"
+        verdict = (f"A small effect, short of the 1 % level used for every claim: without it "
+                   f"careful wins {abs(100 * r['diff']):.1f} points {way} "
+                   f"({100 * r['diff_low']:+.1f} to {100 * r['diff_high']:+.1f}; "
+                   f"p = {r['p_value']:.3f})")  # fmt: skip
+    elif r["p_value"] >= _SIGNIFICANT:
+        verdict = (f"No measurable effect for careful (p = {r['p_value']:.2f}; the 95 % interval "
+                   f"{100 * r['diff_low']:+.1f} to {100 * r['diff_high']:+.1f} points "
+                   f"includes no change)")  # fmt: skip
     elif r["diff"] < 0:
         verdict = f"Helps: without it careful wins {-100 * r['diff']:.1f} points less"
     else:
@@ -305,6 +365,59 @@ _JUDGES = {
     "tip": _judge_tip,
     "lookahead": _judge_lookahead,
 }
+
+
+#: Columns of :func:`located_claims`.
+LOCATED_COLUMNS = (
+    "claim",
+    "variant",
+    "family",
+    "low",
+    "high",
+    "enters",
+    "enters_low",
+    "enters_high",
+    "leaves",
+    "leaves_low",
+    "leaves_high",
+    "deals",
+    "words",
+)
+
+
+def located_claims(data: pd.DataFrame | str | os.PathLike[str] | None = None) -> pd.DataFrame:
+    """Where every win-rate claim sits on each strength dial surveyed for its
+    variant: one row per (claim, family) with :data:`LOCATED_COLUMNS`.
+
+    ``enters`` is the setting at which the win rate reaches the claim's ``low``,
+    ``leaves`` the one at which it passes ``high``, each with its 95 % range
+    (``*_low``, ``*_high``, from the Wilson band: see :mod:`bakers_lab.skill`);
+    missing where the surveyed settings do not reach it; ``words`` says it."""
+    table = data if isinstance(data, pd.DataFrame) else load_surveys(data)
+    out = []
+    for c in CLAIMS:
+        if c.kind != "rate":
+            continue
+        rows = table[table["variant"] == c.variant]
+        for family in FAMILIES:
+            try:
+                curve = skill_curve(rows, family)
+            except ValueError:
+                continue
+            if len(curve) < 3:
+                continue
+            enter, leave = locate(curve, c.low, c.high)
+            unit = _UNITS[family]
+            words = f"reaches {_level(c.low)} at {enter.text(unit)}"
+            if c.high < 1:
+                words += f"; passes {_level(c.high)} at {leave.text(unit)}"
+            out.append((c.claim, c.variant, family, c.low, c.high,
+                        enter.setting, enter.low, enter.high,
+                        leave.setting if c.high < 1 else None,
+                        leave.low if c.high < 1 else None,
+                        leave.high if c.high < 1 else None,
+                        int(curve["n"].iloc[0]), f"{family}-N {words}"))  # fmt: skip
+    return pd.DataFrame(out, columns=list(LOCATED_COLUMNS))
 
 
 def claims_table(data: pd.DataFrame | str | os.PathLike[str] | None = None) -> pd.DataFrame:

@@ -43,6 +43,7 @@ from types import MappingProxyType
 
 import numpy as np
 import pandas as pd
+from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
@@ -53,6 +54,7 @@ from matplotlib.transforms import offset_copy
 from .cards import rank_char
 from .features import describe_features
 from .rules import variant_names
+from .skill import FAMILIES, _family_rows, family_setting, skill_curve
 from .solve.search import CLASSROOM, COMPARE_COLUMNS, Event, SearchResult
 from .stats import (
     LossModel,
@@ -78,9 +80,11 @@ __all__ = [
     "frontier_chart",
     "lookahead_chart",
     "odds_ratio_chart",
+    "planning_chart",
     "player_colour",
     "search_chart",
     "search_tree_chart",
+    "skill_curve_chart",
     "trace_table",
     "variant_chart",
     "win_rate_chart",
@@ -140,7 +144,7 @@ class Claim:
 #: The claims of the project's seeds and of Wikipedia about classic Baker's Dozen.
 DEFAULT_CLAIMS: tuple[Claim, ...] = (
     Claim("75–80 % with careful play (seeds 000, 004)", 75.0, 80.0),
-    Claim("about 50 % (seed 003)", 48.0, 52.0),
+    Claim("about 50 % (seed 003)", 48.0, 52.0, variant="bakers_dozen_return"),
     Claim("1 in 2 (Wikipedia)", 50.0, 50.0),
 )
 # Claims are grey, hatched or dashed: they never look like a player.
@@ -165,8 +169,10 @@ def _canvas(ax: Axes | None, size: tuple[float, float] = (8.0, 4.8)) -> tuple[Fi
 
 
 def _ordered(players: Iterable[str]) -> list[str]:
-    """Known players in :data:`PLAYER_ORDER`, then the others by name."""
-    names = set(players)
+    """Known players in :data:`PLAYER_ORDER`, then the others by name; the settings of
+    a strength dial (``search-N``, ``undo-N``: :func:`skill_curve_chart` draws them)
+    are left out."""
+    names = {p for p in players if family_setting(p) is None or p == "careful"}
     return [p for p in PLAYER_ORDER if p in names] + sorted(names - set(PLAYER_ORDER))
 
 
@@ -250,6 +256,7 @@ def win_rate_chart(
     rates = win_rates(rows).set_index("player")
     order = _ordered(rates.index)
     rates = rates.loc[order]
+    rows = rows[rows["player"].astype(str).isin(order)]
     fig, ax = _canvas(ax, (9.0, 5.0))
     x = np.arange(len(order))
     ax.bar(
@@ -569,6 +576,200 @@ def variant_chart(
     )
     _legend_right(ax)
     return fig
+
+
+def _draw_claims(ax: Axes, claims: Sequence[Claim], vname: str) -> int:
+    """The ``claims`` about variant ``vname`` as bands (or lines); how many."""
+    bands = lines = 0
+    for c in claims:
+        if not isinstance(c, Claim):
+            raise ValueError(f"claims must hold Claim records, not {describe(c)}")
+        if c.variant != vname:
+            continue
+        label = textwrap.fill(c.label, 28)
+        if c.low == c.high:
+            ax.axhline(c.low, color="black", ls=_LINE_STYLES[lines % 3], lw=1.2, label=label)
+            lines += 1
+        else:
+            face, hatch = _BAND_STYLES[bands % len(_BAND_STYLES)]
+            ax.axhspan(c.low, c.high, facecolor=face, alpha=0.35, hatch=hatch,
+                       edgecolor="0.3", lw=0, label=label, zorder=1)  # fmt: skip
+            bands += 1
+    return bands + lines
+
+
+#: The x label of each dial family in :func:`skill_curve_chart`.
+_DIAL_LABELS = {
+    "search": "positions it considers before each move\n(log scale; 1 = careful)",
+    "undo": "moves it may take back in a game\n(log scale; 0 = careful)",
+}
+#: Colour of each dial family's curve (``tab10``, apart from the ladder's colours).
+FAMILY_COLOURS: Mapping[str, str] = MappingProxyType({"search": "tab:red", "undo": "tab:cyan"})
+
+
+def skill_curve_chart(
+    table: pd.DataFrame,
+    *,
+    family: str | None = None,
+    variant: str | None = None,
+    claims: Sequence[Claim] = DEFAULT_CLAIMS,
+    ax: Axes | None = None,
+) -> Figure:
+    """Win rate against the strength dial of the players who plan (log x), one
+    panel per family (``family=None``: ``search`` and ``undo`` side by side, the
+    families the table has), each setting with its 95 % Wilson interval; the
+    solver's rate as the ceiling (perfect play) and the ``claims`` about this
+    variant only as bands.  With ``ax`` give one ``family``."""
+    rows, vname = _variant_rows(table, variant)
+    if family is not None and family not in FAMILIES:
+        raise ValueError(f"family must be one of {', '.join(FAMILIES)} or None, not "
+                         f"{describe(family)}")  # fmt: skip
+    wanted = [family] if family is not None else list(FAMILIES)
+    curves = {}
+    for f in wanted:
+        try:
+            curve = skill_curve(rows, f)
+        except ValueError:
+            continue
+        if len(curve) > 1 or family is not None:
+            curves[f] = curve
+    if not curves:
+        raise ValueError(
+            f"no search-N or undo-N player for variant {vname!r}; the table holds: "
+            f"{', '.join(_names(rows, 'player'))}"
+        )
+    if ax is not None:
+        if family is None:
+            raise ValueError("with ax, give one family: 'search' or 'undo'")
+        fig, _ = _canvas(ax)
+        axes = [ax]
+    else:
+        fig = Figure(figsize=(4.6 * len(curves) + 1.6, 4.8), layout="constrained")
+        axes = list(fig.subplots(1, len(curves), sharey=True, squeeze=False)[0])
+    rates = win_rates(rows).set_index("player")
+    solver = rates.loc["solver"] if "solver" in rates.index else None
+    lowest = 100.0
+    for a, (f, curve) in zip(axes, curves.items(), strict=True):
+        x = curve["setting"].to_numpy(dtype=float)
+        y = 100 * curve["rate"].to_numpy(dtype=float)
+        colour = FAMILY_COLOURS[f]
+        a.errorbar(x, y, yerr=_percent_errors(curve), fmt="-o", ms=5, capsize=3,
+                   color=colour, zorder=3,
+                   label=f"{f}-N, {FAMILIES[f]}")  # fmt: skip
+        lowest = min(lowest, float(100 * curve["ci_low"].min()))
+        if solver is not None:
+            c = player_colour("solver")
+            a.axhspan(100 * solver["ci_low"], 100 * solver["ci_high"], color=c, alpha=0.15, lw=0)
+            a.axhline(100 * solver["rate"], color=c, ls="--",
+                      label=f"perfect play (solver): {100 * solver['rate']:.1f} %")  # fmt: skip
+            lowest = min(lowest, float(100 * solver["ci_low"]))
+        _draw_claims(a, claims, vname)
+        _dial_axis(a, f, float(x.max()))
+        a.grid(alpha=0.3)
+        a.set_title(f"{f}-N: {FAMILIES[f]}", fontsize="medium")
+    bottom = max(0.0, 10 * math.floor((lowest - 5) / 10))
+    for a in axes:
+        a.set_ylim(bottom, 101 if bottom >= 50 else 105)
+    axes[0].set_ylabel("win rate (%)")
+    deals = _deals(rows[rows["player"].astype(str).isin(
+        [p for c in curves.values() for p in c["player"]])])  # fmt: skip
+    head = _title(f"How much planning does it take? {vname}",
+                  f"{deals:,} deals a setting, {_LEVEL}", width=44 * len(axes))  # fmt: skip
+    # one legend for the panels, below them: the curves, the ceiling, the claims
+    seen: dict[str, Artist] = {}
+    for a in axes:
+        for h, lab in zip(*a.get_legend_handles_labels(), strict=True):
+            seen.setdefault(lab, h)
+    if ax is None:
+        fig.suptitle(head)
+        fig.legend(list(seen.values()), list(seen), loc="outside lower center",
+                   ncol=min(3, len(seen)), fontsize="small", frameon=False)  # fmt: skip
+    else:
+        ax.set_title(head)
+        _legend_right(ax)
+    return fig
+
+
+def _dial_axis(a: Axes, family: str, top: float) -> None:
+    """A strength dial's x axis: log scale (symlog for undo, whose dial starts at 0)."""
+    if family == "undo":
+        a.set_xscale("symlog", linthresh=1.0)
+        a.set_xlim(-0.3, top * 2)
+    else:
+        a.set_xscale("log")
+        a.set_xlim(0.7, top * 1.6)
+    a.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
+    a.set_xlabel(_DIAL_LABELS[family])
+
+
+def planning_chart(
+    table: pd.DataFrame, feature: str, *, variant: str | None = None, groups: int = 4
+) -> Figure:
+    """How much more planning the deals with more of a feature take: the deals cut
+    into ``groups`` of about equal size by the feature, and for each group its
+    win rate against each strength dial the table has (one panel per family, log
+    x; 95 % Wilson intervals).  The horizontal distance between two groups'
+    curves is the extra planning the harder group needs for the same win rate;
+    :func:`~bakers_lab.skill.effort` gives each deal's smallest winning setting."""
+    rows, vname = _variant_rows(table, variant)
+    feature = _check_feature(rows, feature)
+    groups = as_int(groups, "groups", low=2, high=10)
+    curves = {}
+    for f in FAMILIES:
+        try:
+            curve = skill_curve(rows, f)
+        except ValueError:
+            continue
+        if len(curve) > 2:
+            curves[f] = curve
+    if not curves:
+        raise ValueError(f"no search-N or undo-N survey for variant {vname!r}")
+    fig = Figure(figsize=(4.6 * len(curves) + 1.6, 5.0), layout="constrained")
+    axes = list(fig.subplots(1, len(curves), sharey=True, squeeze=False)[0])
+    colours = _ramp(groups)
+    n_deals = 0
+    for a, (f, curve) in zip(axes, curves.items(), strict=True):
+        mine, _ = _family_rows(rows, f)
+        first = mine.drop_duplicates("deal")
+        deals = first["deal"].to_numpy()
+        x = first[feature].to_numpy(dtype=float)
+        n_deals = max(n_deals, len(deals))
+        cut = pd.qcut(pd.Series(x).rank(method="first"), groups, labels=False).to_numpy()
+        for g in range(groups):
+            inside = set(deals[cut == g])
+            part = skill_curve(mine[mine["deal"].isin(inside)], f)
+            span = x[cut == g]
+            a.errorbar(
+                part["setting"].to_numpy(dtype=float),
+                100 * part["rate"].to_numpy(dtype=float),
+                yerr=_percent_errors(part),
+                fmt="-o",
+                ms=4,
+                capsize=2,
+                color=colours[g],
+                label=f"{feature} {span.min():g}–{span.max():g} ({len(inside):,} deals)",
+            )
+        _dial_axis(a, f, float(curve["setting"].max()))
+        a.grid(alpha=0.3)
+        a.set_title(f"{f}-N: {FAMILIES[f]}", fontsize="medium")
+    axes[0].set_ylim(0, 105)
+    axes[0].set_ylabel("win rate (%)")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncol=2, fontsize="small",
+               frameon=False, title=textwrap.fill(_meaning(feature), 90))  # fmt: skip
+    fig.suptitle(_title(f"How much more planning the harder deals take, by {feature}, {vname}",
+                        f"{n_deals:,} deals in {groups} groups, {_LEVEL}",
+                        width=44 * len(axes)))  # fmt: skip
+    return fig
+
+
+def _ramp(n: int) -> list[str]:
+    """``n`` colours along matplotlib's colour-blind-safe ``cividis``, dark to light."""
+    from matplotlib import colormaps
+    from matplotlib.colors import to_hex
+
+    cmap = colormaps["cividis"]
+    return [to_hex(cmap(0.05 + 0.85 * i / max(n - 1, 1))) for i in range(n)]
 
 
 # -- teaching search -------------------------------------------------------------------------

@@ -715,6 +715,14 @@ PLAYERS: Mapping[str, str] = {
     "lookahead-3": "lookahead-3: plans three moves ahead",
     "greedy": "greedy: a card home when it can, else the tallest column's top card",
     "random": "random: any legal move",
+    **{
+        f"search-{n}": f"search-{n}: thinks over {n:,} positions before each move"
+        for n in (100, 1_000, 10_000)
+    },
+    **{
+        f"undo-{n}": f"undo-{n}: careful, and may take back {n:,} moves in the game"
+        for n in (10, 100, 1_000, 10_000)
+    },
 }
 
 #: How a player's lost game ended, and where its replay stops, in words.
@@ -820,11 +828,15 @@ class ExplorerModel:
         """A player's game in plain words (and, when it lost a deal the solver
         wins, a pointer to the winning line)."""
         n = len(game.moves)
+        back = ""
+        if game.takebacks:
+            back = f", having taken back {_count(game.takebacks)} on the way"
         if game.won:
-            return f"The {game.player} player won in {_count(n)}."
+            return f"The {game.player} player won in {_count(n)}{back}."
         how, where = _PLAYER_ENDS[game.ended]
         text = (
-            f"The {game.player} player {how.format(n=_count(n))}. The replay ends where it {where}."
+            f"The {game.player} player {how.format(n=_count(n))}{back}. "
+            f"The replay ends where it {where}."
         )
         if result is not None and result.solved:
             text += " The deal can be won: see the solver's winning line."

@@ -131,11 +131,12 @@ def test_win_rate_chart(survey, tmp_path):
     assert bar[0].get_height() == pytest.approx(100 * won / 117)
     (err,) = errorbars(ax)
     assert len(err.lines[2][0].get_segments()) == len(STRENGTH)  # one error bar per bar
-    # the claims: two hatched bands and a line at 50, labelled in the legend
-    assert legend_texts(ax) == [c.label for c in DEFAULT_CLAIMS]
-    assert len(ax.patches) == len(STRENGTH) + 2
+    # the claims: a hatched band and a line at 50, labelled in the legend; seed 003's
+    # "about 50 %" is about the foundation-return rules, so not on this chart
+    assert legend_texts(ax) == [c.label for c in DEFAULT_CLAIMS if c.variant == "bakers_dozen"]
+    assert len(ax.patches) == len(STRENGTH) + 1
     bands = [p for p in ax.patches if p not in list(bar) and isinstance(p, Rectangle)]
-    assert sorted(round(b.get_y(), 6) for b in bands) == [48, 75]
+    assert sorted(round(b.get_y(), 6) for b in bands) == [75]
     assert any(data(line.get_ydata()) == [50, 50] for line in ax.lines)
 
 

@@ -1,0 +1,214 @@
+"""The strength dial: skill curves, per-deal effort, where a claim sits on the dial, the
+charts of both, and the shipped curves rising with the dial."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.text import Text
+
+import bakers_lab as bl
+from bakers_lab import plots
+from bakers_lab.claims import claims_table, located_claims
+from bakers_lab.skill import Crossing, crossing, family_setting, locate, skill_curve
+from bakers_lab.stats import paired_comparison
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+SHOWN = Path("/tmp/bakers_lab_charts")
+#: Win probability of each setting in the synthetic survey.
+SETTINGS = {
+    "careful": 0.45,
+    "search-10": 0.55,
+    "search-100": 0.7,
+    "search-1000": 0.85,
+    "search-10000": 0.97,
+    "undo-10": 0.5,
+    "undo-100": 0.65,
+    "undo-1000": 0.8,
+    "undo-100000": 0.96,
+}
+
+
+def synthetic(n: int = 400) -> pd.DataFrame:
+    """``n`` deals: each deal has a difficulty u, and a setting of strength p wins it
+    when u < p, so a stronger setting wins every deal a weaker one wins."""
+    rng = np.random.default_rng(5)
+    u = rng.random(n)
+    inv = rng.integers(0, 12, n)
+    frames = []
+    for player, p in SETTINGS.items():
+        frames.append(pd.DataFrame({
+            "deal": pd.Series(range(1, n + 1), dtype=object), "variant": "bakers_dozen",
+            "player": player, "outcome": np.where(u < p, "won", "lost"),
+            "f_inversions": inv.astype(np.int16),
+        }))  # fmt: skip
+    frames.append(pd.DataFrame({
+        "deal": pd.Series(range(1, n + 1), dtype=object), "variant": "bakers_dozen",
+        "player": "solver", "outcome": "won", "f_inversions": inv.astype(np.int16),
+    }))  # fmt: skip
+    return pd.concat(frames, ignore_index=True)
+
+
+def test_skill_curve_counts_each_setting_and_careful_is_the_lowest():
+    t = synthetic()
+    curve = skill_curve(t, "search")
+    assert curve["setting"].tolist() == [1, 10, 100, 1000, 10000]
+    assert curve["player"].tolist() == ["careful", "search-10", "search-100", "search-1000",
+                                        "search-10000"]  # fmt: skip
+    for row in curve.itertuples():
+        mine = t[t["player"] == row.player]
+        assert row.won == (mine["outcome"] == "won").sum() and row.n == 400
+        assert row.ci_low < row.rate < row.ci_high
+    assert skill_curve(t, "undo")["setting"].tolist() == [0, 10, 100, 1000, 100000]
+    # careful on more deals than the dial's settings: only the common deals count
+    more = pd.concat([t, t[t["player"] == "careful"].assign(deal=lambda d: d["deal"] + 1000)])
+    assert skill_curve(more, "search")["n"].tolist() == [400] * 5
+    with pytest.raises(ValueError, match="family must be one of search, undo, not 'deep'"):
+        skill_curve(t, "deep")
+    with pytest.raises(ValueError, match="no search-N player"):
+        skill_curve(t[t["player"] == "solver"], "search")
+
+
+def test_effort_is_the_smallest_setting_that_won():
+    t = synthetic()
+    eff = bl.effort(t, "search")
+    wide = t.pivot(index="deal", columns="player", values="outcome")
+    for deal, least in zip(eff["deal"], eff["search_effort"], strict=True):
+        won = [s for p, s in (("careful", 1), ("search-10", 10), ("search-100", 100),
+                              ("search-1000", 1000), ("search-10000", 10000))
+               if wide.loc[deal, p] == "won"]  # fmt: skip
+        assert (least is pd.NA and not won) or least == min(won)
+    assert eff["search_effort"].dtype == "Int64" and len(eff) == 400
+    assert eff["search_effort"].isna().sum() == (wide["search-10000"] == "lost").sum()
+
+
+def test_a_crossing_interpolates_on_the_log_of_the_setting():
+    curve = pd.DataFrame({"family": "search", "setting": [1, 100], "rate": [0.5, 0.9],
+                          "ci_low": [0.4, 0.8], "ci_high": [0.6, 1.0]})  # fmt: skip
+    c = crossing(curve, 0.7)
+    assert c.setting == pytest.approx(10.0)
+    assert c.low == pytest.approx(10**0.5) and c.high == pytest.approx(10**1.5)
+    assert c.text("positions a move") == "about 10 positions a move (95 %: 3.2–32)"
+    assert crossing(curve, 0.45).below and crossing(curve, 0.45).text().startswith("at its")
+    assert crossing(curve, 0.95).setting is None
+    undo = curve.assign(family="undo", setting=[0, 99])
+    assert crossing(undo, 0.7).setting == pytest.approx(9.0)
+    enter, leave = locate(curve, 0.6, 0.8)
+    assert enter.setting == pytest.approx(10**0.5) and leave.setting == pytest.approx(10**1.5)
+    assert Crossing("undo", 0.5, 7.0, None, 20.0).text() == "about 7 (95 %: at most 20)"
+    with pytest.raises(ValueError, match="a band needs 0 <= low <= high <= 1"):
+        locate(curve, 0.8, 0.6)
+
+
+def test_family_setting():
+    assert family_setting("search-300") == ("search", 300)
+    assert family_setting("undo-0") == ("undo", 0)
+    assert family_setting("careful") == ("search", 1)
+    assert family_setting("lookahead-2") is None and family_setting("search-x") is None
+
+
+def test_claims_are_located_on_the_dial():
+    t = synthetic()
+    located = located_claims(t)
+    row = located[(located["family"] == "search") & (located["low"] == 0.75)].iloc[0]
+    rate = skill_curve(t, "search").set_index("setting")["rate"]
+    assert rate[100] < 0.75 and rate[1000] > 0.8  # both crossings lie between them
+    step = rate[1000] - rate[100]
+    assert row["enters"] == pytest.approx(10 ** (2 + (0.75 - rate[100]) / step), rel=1e-6)
+    leaves = 10 ** (2 + (math.nextafter(0.8, 1) - rate[100]) / step)
+    assert row["leaves"] == pytest.approx(leaves, rel=1e-6)
+    assert row["enters_low"] < row["enters"] < row["enters_high"]
+    verdicts = claims_table(t).set_index("claim")["verdict"]
+    careful = verdicts["won about 75–80 % of the time with careful play"]
+    assert careful.startswith(
+        "search-N reaches 75 % at about 170 positions a move (95 %: "
+        "82–370) and passes 80 % at about 420 (95 %: 210–860) (400 deals)"
+    )
+    assert "undo-N reaches 75 %" in careful
+    good = verdicts["a good player wins nearly always"]
+    assert "perfect play (the solver, 100.0 %) is the ceiling, not a player" in good
+
+
+def overlapping_texts(fig) -> list[tuple[str, str]]:
+    """Pairs of visible, non-empty texts of ``fig`` whose boxes overlap once drawn."""
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    found = fig.findobj(Text)
+    texts = list({id(t): t for t in found if t.get_visible() and t.get_text().strip()}.values())
+    boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in texts]
+    out = []
+    for i in range(len(boxes)):
+        for j in range(i + 1, len(boxes)):
+            a, b = boxes[i][1], boxes[j][1]
+            if a.width and b.width and a.overlaps(b):
+                inter = min(a.x1, b.x1) - max(a.x0, b.x0), min(a.y1, b.y1) - max(a.y0, b.y0)
+                if inter[0] > 1 and inter[1] > 1:
+                    out.append((boxes[i][0], boxes[j][0]))
+    return out
+
+
+def test_skill_curve_chart():
+    t = synthetic()
+    fig = plots.skill_curve_chart(t)
+    search, undo = fig.axes
+    assert search.get_xscale() == "log" and undo.get_xscale() == "symlog"
+    assert search.get_ylabel() == "win rate (%)"
+    assert "positions it considers before each move" in search.get_xlabel()
+    legend = [x.get_text() for x in fig.legends[0].get_texts()]
+    assert any("75–80 %" in x for x in legend)
+    assert not any("seed 003" in x for x in legend)  # a claim about another variant
+    assert "400 deals a setting" in fig.get_suptitle()
+    assert overlapping_texts(fig) == []
+    SHOWN.mkdir(exist_ok=True)
+    fig.savefig(SHOWN / "skill_curve_chart.png", dpi=100)
+    one = plots.skill_curve_chart(t, family="undo")
+    assert len(one.axes) == 1 and overlapping_texts(one) == []
+    with pytest.raises(ValueError, match="family must be one of search, undo or None"):
+        plots.skill_curve_chart(t, family="x")
+    with pytest.raises(ValueError, match="no search-N or undo-N player"):
+        plots.skill_curve_chart(t[t["player"].isin(["solver", "careful"])])
+
+
+def test_planning_chart():
+    t = synthetic()
+    fig = plots.planning_chart(t, "f_inversions", groups=3)
+    assert len(fig.axes) == 2
+    lines = [ln for ln in fig.axes[0].containers]
+    assert len(lines) == 3
+    assert overlapping_texts(fig) == []
+    fig.savefig(SHOWN / "planning_chart.png", dpi=100)
+
+
+def _shipped(variant: str, family: str) -> pd.DataFrame | None:
+    """The shipped surveys of one dial of one variant, together (a stronger setting
+    may have a table of its own: ``bakers_dozen_search_strong_1-2000``)."""
+    dirs = sorted(p.parent for p in DATA.glob(f"{variant}_{family}_*/_survey.json"))
+    if not dirs:
+        return None
+    return pd.concat([bl.read_survey(d) for d in dirs], ignore_index=True)
+
+
+@pytest.mark.parametrize("variant", ["bakers_dozen", "bakers_dozen_return"])
+@pytest.mark.parametrize("family", ["search", "undo"])
+def test_shipped_curves_rise_with_the_dial(variant, family):
+    table = _shipped(variant, family)
+    if table is None:
+        pytest.skip(f"no {variant}_{family}_1-2000 survey shipped")
+    curve = skill_curve(table, family)
+    assert len(curve) >= 8
+    if variant == "bakers_dozen":  # the dial reaches near-perfect play
+        assert curve["rate"].iloc[-1] >= 0.98
+    players = curve["player"].tolist()
+    for weaker, stronger in itertools.pairwise(players):
+        pair = paired_comparison(table, stronger, weaker).iloc[0]
+        # never a drop beyond noise: no significant fall at the 1 % level
+        assert not (pair["diff"] < 0 and pair["p_value"] < 0.01), (weaker, stronger, pair)
+    assert curve["rate"].iloc[-1] - curve["rate"].iloc[0] > 0.3
+    assert math.isclose(curve["n"].min(), 2000)
