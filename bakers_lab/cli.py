@@ -3,6 +3,7 @@
     bakers-lab deal N [--variant V] [--format text|json]
     bakers-lab solve (N | --board FILE) [--variant V] [--max-nodes K] [--max-depth D]
                      [--table-mib M] [--json]
+    bakers-lab play N [--player P] [--variant V] [--json]
     bakers-lab survey (--deals SPEC | --sample K [--seed S]) [--variant V] [--players P,...]
                       [--jobs N] [--backend loky|dask] [--scheduler ADDR] --out PATH [--quiet]
     bakers-lab report PATH [--html OUT]
@@ -207,6 +208,22 @@ def _cmd_app(args: argparse.Namespace) -> int:
     if code:
         print(f"bakers-lab: error: Voilà stopped with exit code {code}", file=sys.stderr)
     return 2 if code else 0
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from .solve.players import play
+
+    game = play(deal(args.number, variant=args.variant), args.player)
+    if args.json:
+        print(json.dumps({"deal": game.deal, "variant": game.variant, "player": game.player,
+                          "outcome": game.outcome, "ended": game.ended,
+                          "moves": [str(m) for m in game.moves], "positions": game.nodes,
+                          "takebacks": game.takebacks}))  # fmt: skip
+    else:
+        print(game.summary())
+        if game.moves:
+            print(game.solution)
+    return 0
 
 
 def _cmd_difficulty(args: argparse.Namespace) -> int:
@@ -457,6 +474,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("number", type=int, metavar="N", help="PySolFC game number")
     p.add_argument("--variant", default="bakers_dozen", metavar="V", help=variant_help)
     p.set_defaults(run=_cmd_difficulty)
+
+    p = sub.add_parser(
+        "play",
+        help="play a game as a human-like player",
+        description="Play PySolFC's game N as a human-like player (random, greedy, careful, "
+        "lookahead-K, search-N: N positions thought over before each move, undo-N: N moves "
+        "taken back a game) and print how it ended and its moves, replayed by the rules.",
+    )
+    p.add_argument("number", type=int, metavar="N", help="PySolFC game number")
+    p.add_argument("--player", default="careful", metavar="P", help="the player (default careful)")
+    p.add_argument("--variant", default="bakers_dozen", metavar="V", help=variant_help)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=_cmd_play)
 
     p = sub.add_parser(
         "pick",

@@ -170,6 +170,11 @@ class Difficulty:
     solver: str
     nodes: int
     source: Literal["table", "computed"] = field(default="computed", compare=False)
+    #: The smallest surveyed setting of each strength dial that won the deal
+    #: (:func:`bakers_lab.skill.effort`): ``search-N`` and ``undo-N``; None where no
+    #: dial was surveyed for the deal or no surveyed setting won it.
+    search_effort: int | None = None
+    undo_effort: int | None = None
 
     def summary(self) -> str:
         """The rating in words."""
@@ -181,7 +186,16 @@ class Difficulty:
         lost = [p for p in RATERS if p not in self.won_by]
         who = f"won by {', '.join(self.won_by)}" if self.won_by else "won by none of the players"
         losers = f", lost by {', '.join(lost)}" if lost and self.won_by else ""
-        return f"{what}: {who}{losers}; the solver wins it with {self.nodes:,} nodes"
+        text = f"{what}: {who}{losers}; the solver wins it with {self.nodes:,} nodes"
+        plans = []
+        if self.search_effort is not None:
+            plans.append(f"thinking over {self.search_effort:,} positions a move (search-"
+                         f"{self.search_effort})")  # fmt: skip
+        if self.undo_effort is not None:
+            plans.append(f"taking back {self.undo_effort:,} moves (undo-{self.undo_effort})")
+        if plans:
+            text += "; a careful player wins it by " + " or by ".join(plans)
+        return text
 
 
 def _compute(number: int, variant: str) -> Difficulty:
@@ -231,15 +245,24 @@ def rated(deal: int, variant: str = "bakers_dozen") -> Difficulty | None:
     row = _table().get((variant, deal))
     if row is None:
         return None
-    won, solver, nodes = row
-    return Difficulty(tag_of(won, solver, nodes), deal, variant, won, solver, nodes, "table")
+    won, solver, nodes, search, undo = row
+    return Difficulty(
+        tag_of(won, solver, nodes), deal, variant, won, solver, nodes, "table", search, undo
+    )
 
 
 @lru_cache(maxsize=1)
-def _table() -> dict[tuple[str, int], tuple[tuple[str, ...], str, int]]:
-    """The shipped ratings as {(variant, deal): (won_by, solver, nodes)}."""
+def _table() -> dict[tuple[str, int], tuple[tuple[str, ...], str, int, int | None, int | None]]:
+    """The shipped ratings as {(variant, deal): (won_by, solver, nodes, search
+    effort, undo effort)}."""
+    import pandas as pd
+
     t = ratings()
     won = t[list(RATERS)].to_numpy()
+    efforts = [
+        [None if pd.isna(e) else int(e) for e in t[c]] if c in t.columns else [None] * len(t)
+        for c in ("search_effort", "undo_effort")
+    ]
     out = {}
     for i, (v, d, s, n) in enumerate(
         zip(t["variant"], t["deal"], t["solver"], t["nodes"], strict=True)
@@ -248,6 +271,8 @@ def _table() -> dict[tuple[str, int], tuple[tuple[str, ...], str, int]]:
             tuple(p for p, w in zip(RATERS, won[i], strict=True) if w),
             str(s),
             int(n),
+            efforts[0][i],
+            efforts[1][i],
         )
     return out
 
@@ -313,7 +338,33 @@ def ratings_from_survey(table: pd.DataFrame) -> pd.DataFrame:
         }
     )
     out = out.sort_values(["variant", "deal"], kind="stable").reset_index(drop=True)
-    return _with_tags(out)
+    return _with_tags(_with_efforts(out, table))
+
+
+def _with_efforts(out: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
+    """``out`` with each deal's ``search_effort`` and ``undo_effort`` (Int64, missing
+    where the variant has no survey of that dial or no setting won the deal)."""
+    import pandas as pd
+
+    from .skill import FAMILIES, effort
+
+    players = table["player"].astype(str)
+    variants = table["variant"].astype(str)
+    for family in FAMILIES:
+        column = f"{family}_effort"
+        parts = []
+        for v in sorted(set(out["variant"])):
+            mine = table[(variants == v).to_numpy()]
+            if players[(variants == v).to_numpy()].str.fullmatch(rf"{family}-[0-9]+").any():
+                parts.append(effort(mine, family).assign(variant=v))
+        frame = pd.concat(parts, ignore_index=True) if parts else None
+        if frame is None:
+            out[column] = pd.array([pd.NA] * len(out), dtype="Int64")
+            continue
+        frame["deal"] = frame["deal"].astype("int64")
+        merged = out[["variant", "deal"]].merge(frame, on=["variant", "deal"], how="left")
+        out[column] = merged[column].astype("Int64").to_numpy()
+    return out
 
 
 def rate(

@@ -2,6 +2,7 @@
 game replays on the rule engine, a stronger setting wins more, and bad names or
 records are refused in one line."""
 
+import json
 import re
 import subprocess
 import sys
@@ -184,3 +185,18 @@ def test_cli_takes_the_planners_and_refuses_bad_dials(tmp_path):
     lines = bad.stderr.strip().splitlines()
     assert len(lines) == 1 and "search-N takes N" in lines[0], bad.stderr
     assert not (tmp_path / "t").exists()
+
+
+def test_cli_play_prints_the_game_that_bl_play_plays():
+    proc = run_cli("play", "5", "--player", "undo-50", "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    g = bl.play(5, "undo-50")
+    assert out["moves"] == [str(m) for m in g.moves]
+    assert (out["outcome"], out["ended"], out["takebacks"]) == (g.outcome, g.ended, g.takebacks)
+    text = run_cli("play", "2", "--player", "search-1000")
+    assert text.stdout.splitlines()[0] == bl.play(2, "search-1000").summary()
+    bad = run_cli("play", "2", "--player", "search-")
+    assert bad.returncode == 2
+    assert bad.stderr.startswith("bakers-lab: error: unknown player 'search-'; known: ")
+    assert len(bad.stderr.strip().splitlines()) == 1

@@ -43,6 +43,12 @@ understands, and at its lowest setting each plays exactly ``careful``'s games
   like ``careful``.  ``undo-0`` is ``careful``.  The game it records is the line
   it ended with (the moves taken back are gone, as in PySolFC).
 
+The planners' dead-end test is the solver's (rules 4 and 6 of :mod:`.fast`): the
+doom check, in its extended form where that applies (foundation returns, alternate-
+colour foundations, empty columns that take any card), else the simple test.  Each
+only ever calls a position lost that no sequence of moves wins, so pruning by it
+never loses a win.  ``careful``'s own score keeps the form it always had.
+
 The evaluation (lower is better) is 3 per card not on a foundation plus one term
 per tip of seeds 000 and 004 ("Tipps und Strategien", "Consigli e strategie");
 each term can be switched off by name (``careful-no_traps``, ``lookahead-2-no_space``)
