@@ -600,8 +600,8 @@ def _draw_claims(ax: Axes, claims: Sequence[Claim], vname: str) -> int:
 
 #: The x label of each dial family in :func:`skill_curve_chart`.
 _DIAL_LABELS = {
-    "search": "positions it considers before each move\n(log scale; 1 = careful)",
-    "undo": "moves it may take back in a game\n(log scale; 0 = careful)",
+    "search": "positions it considers before each move\n(log scale; 1 = careful; k = 1,000)",
+    "undo": "moves it may take back in a game\n(log scale; 0 = careful; M = 1,000,000)",
 }
 #: Colour of each dial family's curve (``tab10``, apart from the ladder's colours).
 FAMILY_COLOURS: Mapping[str, str] = MappingProxyType({"search": "tab:red", "undo": "tab:cyan"})
@@ -671,8 +671,7 @@ def skill_curve_chart(
     for a in axes:
         a.set_ylim(bottom, 101 if bottom >= 50 else 105)
     axes[0].set_ylabel("win rate (%)")
-    deals = _deals(rows[rows["player"].astype(str).isin(
-        [p for c in curves.values() for p in c["player"]])])  # fmt: skip
+    deals = max(int(c["n"].max()) for c in curves.values())
     head = _title(f"How much planning does it take? {vname}",
                   f"{deals:,} deals a setting, {_LEVEL}", width=44 * len(axes))  # fmt: skip
     # one legend for the panels, below them: the curves, the ceiling, the claims
@@ -698,8 +697,16 @@ def _dial_axis(a: Axes, family: str, top: float) -> None:
     else:
         a.set_xscale("log")
         a.set_xlim(0.7, top * 1.6)
-    a.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
+    a.xaxis.set_major_formatter(FuncFormatter(lambda v, _: _compact(v)))
     a.set_xlabel(_DIAL_LABELS[family])
+
+
+def _compact(value: float) -> str:
+    """A dial setting as a tick label: 0, 1, 10, 100, 1k, 10k, 100k, 1M."""
+    for size, suffix in ((1e6, "M"), (1e3, "k")):
+        if abs(value) >= size:
+            return f"{value / size:g}{suffix}"
+    return f"{value:g}"
 
 
 def planning_chart(

@@ -40,15 +40,26 @@ BAKERS_DOZEN = {
     ),
 }
 PRESET_PLAYERS = ["solver", "careful", "lookahead-2"]
+#: The strength dials' surveys (deals 1-2,000 each): name -> players.
+UNDO = [f"undo-{n}" for n in (1, 3, 10, 30, 100, 300, 1_000, 3_000, 10_000, 100_000, 1_000_000)]
+SEARCH = [f"search-{n}" for n in (3, 10, 30, 100, 300, 1_000, 3_000)]
+DIALS = {
+    "bakers_dozen_undo_1-2000": UNDO,
+    "bakers_dozen_search_1-2000": [*SEARCH, "search-10000", "search-30000"],
+    "bakers_dozen_search_strong_1-2000": ["search-100000"],
+    "bakers_dozen_lookahead4_1-2000": ["lookahead-4"],
+    "bakers_dozen_return_undo_1-2000": UNDO,
+    "bakers_dozen_return_search_1-2000": SEARCH,
+}
 
 
 def test_the_surveys_the_issues_ask_for_are_shipped():
     presets = [v for v in bl.variant_names() if v != "bakers_dozen"]
-    assert set(SURVEYS) == set(BAKERS_DOZEN) | {
+    assert set(SURVEYS) == set(BAKERS_DOZEN) | set(DIALS) | {
         f"{v}_{kind}1-2000" for v in presets for kind in ("", "greedy_")
     }
     size = sum(f.stat().st_size for f in DATA.rglob("*") if f.is_file())
-    assert size < 48 * 2**20, f"data/ holds {size / 2**20:.1f} MiB"
+    assert size < 100 * 2**20, f"data/ holds {size / 2**20:.1f} MiB"
 
 
 @pytest.mark.parametrize("name", SURVEYS)
@@ -56,7 +67,7 @@ def test_one_row_per_deal_and_player(name):
     table = bl.read_survey(DATA / name)
     manifest = json.loads((DATA / name / "_survey.json").read_text())
     preset = ["greedy"] if "_greedy_" in name else PRESET_PLAYERS
-    count, players = BAKERS_DOZEN.get(name, (2_000, preset))
+    count, players = BAKERS_DOZEN.get(name, (2_000, DIALS.get(name, preset)))
     assert manifest["players"] == players
     assert len(table) == count * len(players)
     assert table["deal"].map(type).eq(int).all()
