@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -162,17 +163,23 @@ def _level(x: float) -> str:
     return f"{100 * x:g} %"
 
 
-def _dial_words(c: SeedClaim, table: pd.DataFrame) -> list[str]:
-    """Where the claim's band sits on each strength dial surveyed for its variant."""
+def _dials(c: SeedClaim, table: pd.DataFrame) -> Iterator[tuple[str, pd.DataFrame]]:
+    """(family, skill curve) of each strength dial surveyed (three settings or more,
+    careful's included) for the claim's variant."""
     rows = table[table["variant"] == c.variant]
-    out = []
     for family in FAMILIES:
         try:
             curve = skill_curve(rows, family)
         except ValueError:
             continue
-        if len(curve) < 3:
-            continue
+        if len(curve) >= 3:
+            yield family, curve
+
+
+def _dial_words(c: SeedClaim, table: pd.DataFrame) -> list[str]:
+    """Where the claim's band sits on each strength dial surveyed for its variant."""
+    out = []
+    for family, curve in _dials(c, table):
         enter, leave = locate(curve, c.low, c.high)
         unit = _UNITS[family]
         n = f"{int(curve['n'].iloc[0]):,} deals"
@@ -398,14 +405,7 @@ def located_claims(data: pd.DataFrame | str | os.PathLike[str] | None = None) ->
     for c in CLAIMS:
         if c.kind != "rate":
             continue
-        rows = table[table["variant"] == c.variant]
-        for family in FAMILIES:
-            try:
-                curve = skill_curve(rows, family)
-            except ValueError:
-                continue
-            if len(curve) < 3:
-                continue
+        for family, curve in _dials(c, table):
             enter, leave = locate(curve, c.low, c.high)
             unit = _UNITS[family]
             words = f"reaches {_level(c.low)} at {enter.text(unit)}"

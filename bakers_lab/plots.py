@@ -275,34 +275,13 @@ def win_rate_chart(
         _slant(ax, 30)
     pad = max(0.0, (3 - len(order)) / 2)
     ax.set_xlim(-0.6 - pad, len(order) - 0.4 + pad)
-    bands = lines = 0
-    for c in claims:
-        if c.variant != vname:
-            continue
-        label = textwrap.fill(c.label, 28)
-        if c.low == c.high:
-            ax.axhline(c.low, color="black", ls=_LINE_STYLES[lines % 3], lw=1.2, label=label)
-            lines += 1
-        else:
-            face, hatch = _BAND_STYLES[bands % len(_BAND_STYLES)]
-            ax.axhspan(
-                c.low,
-                c.high,
-                facecolor=face,
-                alpha=0.35,
-                hatch=hatch,
-                edgecolor="0.3",
-                lw=0,
-                label=label,
-                zorder=1,
-            )
-            bands += 1
+    drawn = _draw_claims(ax, claims, vname)
     ax.set_ylim(0, 105)
     ax.set_ylabel("win rate (%)")
     ax.set_xlabel("player (n = resolved deals)")
     ax.grid(axis="y", alpha=0.3, zorder=0)
     ax.set_title(_title(f"Win rate per player, {vname}", f"{_deals(rows):,} deals, {_LEVEL}"))
-    if bands or lines:
+    if drawn:
         ax.legend(
             title="published claims",
             loc="upper left",
