@@ -56,7 +56,7 @@ _SIGNIFICANT = 0.01
 _CONSIDERABLE = 0.10
 #: The players that play as people do: careful and stronger (random and greedy are
 #: weaker than any person who knows the rules; their differences are notes).
-_LIKE_PEOPLE = ("careful", "lookahead-2", "lookahead-3")
+_LIKE_PEOPLE = ("careful", "lookahead-2", "lookahead-3", "lookahead-4")
 #: A dial's unit, in a verdict.
 _UNITS = {"search": "positions a move", "undo": "moves taken back a game"}
 
@@ -344,7 +344,9 @@ def _judge_tip(c: SeedClaim, table: pd.DataFrame) -> tuple[str, str]:
 
 def _judge_lookahead(c: SeedClaim, table: pd.DataFrame) -> tuple[str, str]:
     rows = table[table["variant"] == c.variant]
-    deeper = [p for p in ("lookahead-2", "lookahead-3") if (rows["player"] == p).any()]
+    deeper = [
+        p for p in ("lookahead-2", "lookahead-3", "lookahead-4") if (rows["player"] == p).any()
+    ]
     if not deeper or not (rows["player"] == "careful").any():
         return "no careful and lookahead survey", "not tested"
     frame = pd.concat(

@@ -91,12 +91,21 @@ __all__ = [
 ]
 
 #: The players in the order the charts show them: strongest first.
-PLAYER_ORDER = ("solver", "lookahead-3", "lookahead-2", "careful", "greedy", "random")
+PLAYER_ORDER = (
+    "solver",
+    "lookahead-4",
+    "lookahead-3",
+    "lookahead-2",
+    "careful",
+    "greedy",
+    "random",
+)
 
 #: One colour per known player (matplotlib's ``tab10``), the same in every chart.
 PLAYER_COLOURS: Mapping[str, str] = MappingProxyType(
     {
         "solver": "tab:blue",
+        "lookahead-4": "tab:olive",
         "lookahead-3": "tab:brown",
         "lookahead-2": "tab:purple",
         "careful": "tab:orange",

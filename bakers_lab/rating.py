@@ -173,8 +173,10 @@ class Difficulty:
     #: The smallest surveyed setting of each strength dial that won the deal
     #: (:func:`bakers_lab.skill.effort`): ``search-N`` and ``undo-N``; None where no
     #: dial was surveyed for the deal or no surveyed setting won it.
-    search_effort: int | None = None
-    undo_effort: int | None = None
+    #: They come from the shipped surveys only (a rating on the spot plays no dial), so
+    #: they are not compared.
+    search_effort: int | None = field(default=None, compare=False)
+    undo_effort: int | None = field(default=None, compare=False)
 
     def summary(self) -> str:
         """The rating in words."""

@@ -354,7 +354,7 @@ def paired_comparison(
 
 
 #: The players of the ladder, weakest first (the solver is perfect play).
-LADDER = ("random", "greedy", "careful", "lookahead-2", "lookahead-3", "solver")
+LADDER = ("random", "greedy", "careful", "lookahead-2", "lookahead-3", "lookahead-4", "solver")
 
 
 def ladder(
