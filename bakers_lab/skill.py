@@ -219,6 +219,9 @@ def _first_reach(xs: np.ndarray, ys: np.ndarray, level: float) -> float | None:
 def crossing(curve: pd.DataFrame, level: float) -> Crossing:
     """Where a :func:`skill_curve` first reaches the win rate ``level`` (a
     fraction), with the 95 % range of settings from its Wilson band."""
+    need = {"family", "setting", "rate", "ci_low", "ci_high"}
+    if not isinstance(curve, pd.DataFrame) or curve.empty or not need <= set(curve):
+        raise ValueError(f"curve must be a non-empty skill_curve table, not {describe(curve)}")
     family = str(curve["family"].iloc[0])
     xs = _scale(family, curve["setting"].to_numpy(dtype=float))
     at = _first_reach(xs, curve["rate"].to_numpy(dtype=float), level)

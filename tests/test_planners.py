@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import bakers_lab as bl
@@ -97,6 +98,9 @@ def test_names_and_records():
     assert Player.parse(f"search-{MAX_DIAL}").dial == MAX_DIAL
     assert Player.parse("undo-50").noise_name == "careful"
     assert eval(repr(Player("undo", dial=7)), {"Player": Player}) == Player("undo", dial=7)
+    # any integer type, kept as a plain int
+    assert Player("search", dial=np.int64(300)) == Player.parse("search-300")
+    assert type(Player("search", dial=np.int64(300)).dial) is int
 
 
 @pytest.mark.parametrize(

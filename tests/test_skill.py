@@ -105,6 +105,8 @@ def test_a_crossing_interpolates_on_the_log_of_the_setting():
     assert Crossing("undo", 0.5, 7.0, None, 20.0).text() == "about 7 (95 %: at most 20)"
     with pytest.raises(ValueError, match="a band needs 0 <= low <= high <= 1"):
         locate(curve, 0.8, 0.6)
+    with pytest.raises(ValueError, match="curve must be a non-empty skill_curve table"):
+        locate(pd.DataFrame(), 0.5, 0.6)
 
 
 def test_family_setting():

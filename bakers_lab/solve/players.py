@@ -216,11 +216,14 @@ class Player:
             )
         if not isinstance(self.off, tuple) or not all(isinstance(t, str) for t in self.off):
             raise PlayerError(f"off is a tuple of tip names, not {describe(self.off)}")
-        if type(self.depth) is not int or type(self.dial) is not int:
+        try:  # any integer type (numpy's too), made a plain int; nothing else
+            object.__setattr__(self, "depth", as_int(self.depth, "depth"))
+            object.__setattr__(self, "dial", as_int(self.dial, "dial"))
+        except ValueError:
             raise PlayerError(
                 f"a player's depth and dial are ints, not {describe(self.depth)} and "
                 f"{describe(self.dial)}"
-            )
+            ) from None
         name = self._text()
         if self.depth != 1 and (self.policy != "careful" or not 2 <= self.depth <= MAX_DEPTH):
             what = "" if self.policy == "careful" else f"{self.policy} has none; "
