@@ -245,7 +245,12 @@ def play_undo(b, env, U, W, seed, cap, patience, rewind, trail, max_moves, tt_bi
     ``U`` moves have been taken back, it takes back the last move and plays the
     next-best move of that position not tried yet (and not called lost),
     taking back further while a position has none left.  Positions left behind
-    stay in the game's table: it never returns to one."""
+    stay in the game's table: it never returns to one.
+
+    A run of ``rewind`` moves without a new best count of cards home (the
+    count itself, where cards never leave the foundations), or a line as long
+    as ``cap``, is given up as a whole when the player may take back that many:
+    back to where the run began.  ``patience`` counts as ``careful`` counts."""
     P = env.P
     decksize = 4 * P[P_RANKS]
     init_board(b, env)
@@ -263,6 +268,8 @@ def play_undo(b, env, U, W, seed, cap, patience, rewind, trail, max_moves, tt_bi
     lnext = np.zeros(cap + 1, np.int64)
     ltp = np.zeros(cap + 1, np.int64)
     lstall = np.zeros(cap + 1, np.int64)
+    lrun = np.zeros(cap + 1, np.int64)  # moves since the line's best count home
+    lbest = np.zeros(cap + 1, np.int64)
     llost = np.zeros(cap + 1, np.bool_)
     lheld = np.full(cap + 1, -1, np.int64)  # what just_moved said of the move here
     top = 0
@@ -275,26 +282,25 @@ def play_undo(b, env, U, W, seed, cap, patience, rewind, trail, max_moves, tt_bi
     takebacks = 0
     d = 0  # moves in the line
     stall = 0
+    run = 0
+    best = home_count(b)
     listed = False
     while True:
         home = home_count(b)
         if home == decksize:
             return WON, tp, nodes, d, takebacks
-        if d >= cap:
+        if d >= cap and takebacks >= U:
             return CAPPED, tp, nodes, d, takebacks
         end = -1
         mv = np.int64(-1)
-        # a run of moves that brought nothing home: back to where it began, if
-        # the player may take back that many
+        # a run of moves that brought nothing new home: back to where it began,
+        # if the player may take back that many
         fruitless = stall >= patience
-        if stall >= rewind and not fruitless:
-            s = d - 1
-            while s > 0 and lstall[s] > 0:
-                s -= 1
-            fruitless = takebacks + d - s <= U
+        if not fruitless and (run >= rewind or d >= cap):
+            fruitless = takebacks + d - _run_start(lrun, d) <= U
         if fruitless:
             end = PATIENCE
-        elif llost[d] and takebacks < U:
+        elif d >= cap or (llost[d] and takebacks < U):
             end = STUCK
         else:
             if not listed:
@@ -348,9 +354,7 @@ def play_undo(b, env, U, W, seed, cap, patience, rewind, trail, max_moves, tt_bi
             if mv < 0:
                 end = STUCK
         if end == PATIENCE:
-            s = d - 1
-            while s > 0 and lstall[s] > 0:
-                s -= 1
+            s = _run_start(lrun, d)
             if takebacks + d - s > U:
                 return end, tp, nodes, d, takebacks
             takebacks += d - s - 1
@@ -363,12 +367,16 @@ def play_undo(b, env, U, W, seed, cap, patience, rewind, trail, max_moves, tt_bi
             tp = undo_to(b, env, trail, tp, ltp[d])
             takebacks += 1
             stall = lstall[d]
+            run = lrun[d]
+            best = lbest[d]
             top = lstart[d] + lcount[d]
             mv = _next_move(b, env, tt, fmove, flost, lstart, lcount, lnext, d, trail, tp,
                             takebacks < U)  # fmt: skip
             end = STUCK
         ltp[d] = tp
         lstall[d] = stall
+        lrun[d] = run
+        lbest[d] = best
         before = home_count(b)
         t2 = step(b, env, mv, trail, tp)
         lheld[d + 1] = just_moved(mv, t2 - tp)
@@ -377,7 +385,20 @@ def play_undo(b, env, U, W, seed, cap, patience, rewind, trail, max_moves, tt_bi
         llost[d + 1] = is_lost(b, env, True, ext)
         d += 1
         listed = False
-        stall = 0 if home_count(b) > before else stall + 1
+        now = home_count(b)
+        stall = 0 if now > before else stall + 1
+        run = 0 if now > best else run + 1
+        best = max(best, now)
+
+
+@hot
+def _run_start(lrun, d):
+    """Where the line's run of moves without a new best count home began: the
+    position after the last move that set one (or the deal)."""
+    s = d - 1
+    while s > 0 and lrun[s] > 0:
+        s -= 1
+    return s
 
 
 @hot
