@@ -1,0 +1,228 @@
+"""Play a deal by clicking: :class:`BoardModel` knows the game in progress and the
+moves it allows, :class:`Board` shows it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as widgets
+
+from ..cards import Card
+from ..coach import Hint, hint
+from ..deals import Deal
+from ..game import GameState
+from ..moves import Move
+from ..positions import start_of
+from ..rules import Rules
+from ..solve.fast import MAX_NODES
+from ..validate import as_int
+from ._common import DEFAULT_BUDGET, _button, _ButtonRow, _count
+
+
+# -- what an interactive board knows ------------------------------------------
+class BoardModel:
+    """A game in progress, played one legal move at a time.
+
+    ``position`` is a Deal, a GameState (copied) or a PySolFC game number of
+    ``variant``.  A card is picked first (one of :meth:`movable_cards`), then
+    one of its moves is played; :meth:`ask` answers "can I still win?" with
+    the solver.
+    """
+
+    def __init__(
+        self, position: Deal | GameState | int, *, variant: str | Rules | None = None
+    ) -> None:
+        self.start = start_of(position, variant, who="the widget")[0]
+        self.game = self.start.copy()
+        self._base = len(self.start.history)
+        self.picked: Card | None = None
+        #: The answer of the last :meth:`ask`, until the position changes.
+        self.answer = ""
+        #: The first move of the solver's winning line, from the last :meth:`ask`.
+        self.hint: Move | None = None
+        self._legal: list[Move] | None = None
+
+    # -- reading ------------------------------------------------------------
+    @property
+    def played(self) -> int:
+        """Moves played on this board (what restart takes back)."""
+        return len(self.game.history) - self._base
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move now, in the rule engine's order."""
+        if self._legal is None:
+            self._legal = self.game.legal_moves()
+        return list(self._legal)
+
+    def movable_cards(self) -> list[Card]:
+        """The cards that can move now (once each, in the order of the legal moves)."""
+        return list(dict.fromkeys(m.card for m in self.legal_moves()))
+
+    def moves_for(self, card: Card | str) -> list[Move]:
+        """The legal moves of ``card`` now."""
+        c = Card.parse(card) if isinstance(card, str) else card
+        return [m for m in self.legal_moves() if m.card == c]
+
+    @property
+    def won(self) -> bool:
+        return self.game.is_won
+
+    @property
+    def over(self) -> bool:
+        """Won, or no legal move left."""
+        return self.won or not self.legal_moves()
+
+    def status(self) -> str:
+        """The game in one line."""
+        n = self.played
+        if self.won:
+            return f"Won: all cards home in {_count(n)}"
+        legal = self.legal_moves()
+        if not legal:
+            return f"Lost: no legal move left after {_count(n)}"
+        if self.picked is not None:
+            return f"{self.picked} picked: choose where it goes"
+        last = f", last {self.game.history[-1]}" if n else ""
+        return f"{_count(n)} played{last}; {_count(len(legal), 'legal move')}: pick a card"
+
+    # -- acting --------------------------------------------------------------
+    def pick(self, card: Card | str | None) -> None:
+        """Pick a card to move (``None`` drops the pick)."""
+        if card is None:
+            self.picked = None
+            return
+        c = Card.parse(card) if isinstance(card, str) else card
+        if c not in self.movable_cards():
+            can = " ".join(str(x) for x in self.movable_cards()) or "none"
+            raise ValueError(f"{c} cannot move now; the cards that can: {can}")
+        self.picked = c
+
+    def play(self, move: Move | str) -> Move:
+        """Play a move (the rule engine checks it); return it in canonical form."""
+        done = self.game.play(move)
+        self._changed()
+        return done
+
+    def undo(self) -> Move:
+        """Take back the last move played on this board."""
+        if not self.played:
+            raise IndexError("nothing to undo: no move played on this board yet")
+        m = self.game.undo()
+        self._changed()
+        return m
+
+    def restart(self) -> None:
+        """Back to the start position."""
+        self.game = self.start.copy()
+        self._changed()
+
+    def ask(self, budget: int = DEFAULT_BUDGET) -> Hint:
+        """Can I still win?  :func:`~bakers_lab.coach.hint` on the current
+        position within ``budget`` nodes; sets :attr:`answer` (and :attr:`hint`,
+        the next move of a winning line)."""
+        budget = as_int(budget, "budget", low=1, high=MAX_NODES)
+        h = hint(self.game, max_nodes=budget)
+        self.hint = h.move
+        self.answer = {
+            "won": "Yes: all cards are home already",
+            "move": f"Yes: a winning line exists; next move {h.move}",
+            "lost": "No: proven lost from here",
+            "not_settled": f"Not sure within the budget ({budget:,} nodes)",
+        }[h.status]
+        return h
+
+    def _changed(self) -> None:
+        self.picked = None
+        self.hint = None
+        self.answer = ""
+        self._legal = None
+
+    def __repr__(self) -> str:
+        return f"<BoardModel: {self.status()}>"
+
+
+class Board(widgets.VBox):
+    """Play a deal by clicking: pick a card, then where it goes.
+
+    ``position`` is a Deal, a GameState or a PySolFC game number of
+    ``variant``; ``layout`` the picture's layout; ``budget`` the solver's node
+    budget for "Can I still win?".  Controls: ``board`` (the picture),
+    ``cards`` (a button per card that can move), ``targets`` (a button per
+    move of the picked card, like ``7C>8H``), ``legal`` (a button per legal
+    move), ``undo``, ``restart``, ``ask`` ("Can I still win?"), ``status``
+    (the game in a line) and ``answer`` (the last answer to the question).
+    """
+
+    def __init__(
+        self,
+        position: Deal | GameState | int,
+        *,
+        variant: str | Rules | None = None,
+        layout: str = "row",
+        budget: int = DEFAULT_BUDGET,
+    ) -> None:
+        self.model = BoardModel(position, variant=variant)
+        self.budget = as_int(budget, "budget", low=1, high=MAX_NODES)
+        self._layout = layout
+        self.board = widgets.HTML(self.model.game.to_html(layout=layout))  # checks the layout
+        self._cards = _ButtonRow(self._pick)
+        self._targets = _ButtonRow(self._play)
+        self._legal = _ButtonRow(self._play)
+        self.cards, self.targets, self.legal = self._cards.box, self._targets.box, self._legal.box
+        self.undo = _button("undo", "undo", "take back the last move")
+        self.restart = _button("restart", "refresh", "back to the start position")
+        self.ask = _button("Can I still win?", "question", "ask the solver")
+        self.status = widgets.HTML()
+        self.answer = widgets.HTML()
+        self.undo.on_click(lambda _: self._act(self.model.undo))
+        self.restart.on_click(lambda _: self._act(self.model.restart))
+        self.ask.on_click(lambda _: self._act(lambda: self.model.ask(self.budget)))
+
+        def row(label: str, box: Any) -> Any:
+            return widgets.HBox([widgets.Label(label, layout=widgets.Layout(width="9em")), box])
+
+        super().__init__(
+            [
+                self.board,
+                self.status,
+                row("Move a card:", self.cards),
+                row("to:", self.targets),
+                row("All legal moves:", self.legal),
+                widgets.HBox([self.undo, self.restart, self.ask, self.answer]),
+            ]
+        )
+        self.add_class("bl-board")  # CSS hooks, as in Replay
+        for name in ("cards", "targets", "legal", "status"):
+            getattr(self, name).add_class(f"bl-board-{name}")
+        self._refresh()
+
+    def _pick(self, text: str) -> None:
+        card = Card.parse(text)
+        self.model.pick(None if self.model.picked == card else card)
+        self._refresh()
+
+    def _play(self, text: str) -> None:
+        self._act(lambda: self.model.play(text))
+
+    def _act(self, action: Callable[[], object]) -> None:
+        action()
+        self._refresh()
+
+    def _refresh(self) -> None:
+        m = self.model
+        over = m.over
+        marked = [c for c in (m.picked, m.hint.card if m.hint else None) if c is not None]
+        self.board.value = m.game.to_html(layout=self._layout, highlight=marked or None)
+        picked = str(m.picked) if m.picked is not None else None
+        cards = [] if m.won else [str(c) for c in m.movable_cards()]
+        self._cards.show(cards, disabled=m.won, selected=picked)
+        targets = [str(x) for x in m.moves_for(m.picked)] if m.picked is not None else []
+        self._targets.show(targets, disabled=m.won)
+        legal = [] if m.won else [str(x) for x in m.legal_moves()]
+        self._legal.show(legal, disabled=m.won, selected=str(m.hint) if m.hint else None)
+        self.undo.disabled = m.played == 0
+        self.restart.disabled = m.played == 0
+        self.ask.disabled = over
+        self.status.value = f"<b>{m.status()}</b>" if over else m.status()
+        self.answer.value = m.answer

@@ -1,0 +1,438 @@
+"""The web app's page: :class:`GameExplorer` (type a game number, see whether it can be
+won, step through the winning line or a player's game, play it yourself) and what it
+knows, :class:`ExplorerModel`; :class:`Compare` replays games side by side."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from html import escape
+from typing import Any, TypeVar
+
+import ipywidgets as widgets
+
+from ..deals import deal
+from ..game import GameState
+from ..rating import RATERS, Difficulty, rated, tag_of
+from ..rules import rules, variant_names
+from ..shuffles import MAX_GAME_NUMBER
+from ..solve.fast import DEFAULT_MAX_NODES, MAX_NODES, SolveResult, solve
+from ..solve.players import GameRecord, play
+from ..validate import as_int, describe
+from ._common import _close_all, _count
+from .board import Board
+from .replay import Replay
+
+# -- what the game explorer knows ---------------------------------------------
+#: Deals nobody has shown won or proven lost, by (variant, number): who listed them.
+KNOWN_OPEN: Mapping[tuple[str, int], str] = {
+    ("bakers_dozen", 417): (
+        "Freecell Solver's authors listed it (their solver left it unresolved even at "
+        "100 million positions)"
+    ),
+}
+
+#: The human-like players the explorer offers, with what each does, in words.
+PLAYERS: Mapping[str, str] = {
+    "careful": "careful: heeds the rule books' tips, one move ahead",
+    "lookahead-2": "lookahead-2: plans two moves ahead",
+    "lookahead-3": "lookahead-3: plans three moves ahead",
+    "greedy": "greedy: a card home when it can, else the tallest column's top card",
+    "random": "random: any legal move",
+    **{
+        f"search-{n}": f"search-{n}: thinks over {n:,} positions before each move"
+        for n in (100, 1_000, 10_000)
+    },
+    **{
+        f"undo-{n}": f"undo-{n}: careful, and may take back {n:,} moves in the game"
+        for n in (10, 100, 1_000, 10_000)
+    },
+}
+
+#: How a player's lost game ended, and where its replay stops, in words.
+_PLAYER_ENDS = {
+    "stuck": ("got stuck after {n}: no move was left that led anywhere new", "got stuck"),
+    "patience": (
+        "gave up after {n}: too many moves in a row brought no card home",
+        "gave up",
+    ),
+    "cap": ("stopped after {n}, the most a game may have", "stopped"),
+}
+_NUMBERS = f"a whole number from 1 to {MAX_GAME_NUMBER} (10^20 − 1)"
+_DIGITS = re.compile(r"[0-9]+")
+_KEEP = 64  # results the explorer keeps, of each kind
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _kept(store: dict[K, V], key: K, make: Callable[[], V]) -> V:
+    """``store[key]``, made first if missing; the oldest entries go beyond ``_KEEP``."""
+    if key not in store:
+        store[key] = make()
+        while len(store) > _KEEP:
+            del store[next(iter(store))]
+    return store[key]
+
+
+class ExplorerModel:
+    """What the game explorer knows: the number typed, the solver's verdict on each
+    game asked for and human-like players' games of it, in plain words.
+
+    ``budget`` is the solver's node budget; the default is the solver's own, the
+    budget of ``bakers-lab solve`` and of the shipped surveys, so the explorer's
+    verdicts agree with theirs.  Results are kept (the last 64 of each kind), so
+    showing a game again is free.
+    """
+
+    def __init__(self, budget: int = DEFAULT_MAX_NODES) -> None:
+        self.budget = as_int(budget, "budget", low=1, high=MAX_NODES)
+        self._results: dict[tuple[int, str], SolveResult] = {}
+        self._games: dict[tuple[int, str, str], GameRecord] = {}
+
+    @staticmethod
+    def parse(text: object) -> int:
+        """The game number in ``text`` (spaces around it, a ``#`` before it and
+        thousands separators ``,`` ``_`` are allowed), or a ValueError that
+        says what is allowed."""
+        raw = str(text).strip()
+        if not raw:
+            raise ValueError(f"Type a game number: {_NUMBERS}")
+        digits = raw.removeprefix("#").strip().replace(",", "").replace("_", "")
+        if _DIGITS.fullmatch(digits) and 1 <= int(digits) <= MAX_GAME_NUMBER:
+            return int(digits)
+        shown = raw if len(raw) <= 30 else raw[:27] + "..."
+        raise ValueError(f"The game number must be {_NUMBERS}, not {shown!r}")
+
+    def solve(self, number: int, variant: str) -> SolveResult:
+        """The solver's result on game ``number`` of ``variant`` (kept)."""
+        return _kept(
+            self._results,
+            (number, variant),
+            lambda: solve(number, variant=variant, max_nodes=self.budget),
+        )
+
+    def play(self, number: int, variant: str, player: str) -> GameRecord:
+        """``player``'s game of game ``number`` of ``variant`` (kept)."""
+        return _kept(
+            self._games, (number, variant, player), lambda: play(number, player, variant=variant)
+        )
+
+    def difficulty(self, number: int, variant: str) -> Difficulty:
+        """The deal's difficulty: shipped, or from the kept games and solve."""
+        known = rated(number, variant)
+        if known is not None:
+            return known
+        result = self.solve(number, variant)
+        won = tuple(p for p in RATERS if self.play(number, variant, p).won)
+        tag = tag_of(won, result.outcome, result.nodes)
+        return Difficulty(tag, number, variant, won, result.outcome, result.nodes, "computed")
+
+    def verdict(self, result: SolveResult) -> str:
+        """The solver's result in plain words."""
+        if result.outcome == "solved":
+            n = len(result.moves)
+            return f"Winnable: a winning line of {_count(n)}, replayed by the rule engine"
+        if result.outcome == "unsolvable":
+            return "Cannot be won: the solver proved that no sequence of moves wins"
+        text = (
+            f"Still open: the solver found neither a win nor a proof of loss within its "
+            f"budget of {self.budget:,} positions. "
+        )
+        listed = KNOWN_OPEN.get((result.variant, result.deal or 0))
+        if listed is not None:
+            return text + (
+                f"Nobody knows yet whether this deal can be won; game {result.deal} has been "
+                f"open since {listed}."
+            )
+        return text + "This search does not tell whether it can be won; a larger budget may."
+
+    @staticmethod
+    def player_summary(game: GameRecord, result: SolveResult | None = None) -> str:
+        """A player's game in plain words (and, when it lost a deal the solver
+        wins, a pointer to the winning line)."""
+        n = len(game.moves)
+        back = ""
+        if game.takebacks:
+            back = f", having taken back {_count(game.takebacks)} on the way"
+        if game.won:
+            return f"The {game.player} player won in {_count(n)}{back}."
+        how, where = _PLAYER_ENDS[game.ended]
+        text = (
+            f"The {game.player} player {how.format(n=_count(n))}{back}. "
+            f"The replay ends where it {where}."
+        )
+        if result is not None and result.solved:
+            text += " The deal can be won: see the solver's winning line."
+        return text
+
+
+def lost_and_won(
+    player: str = "careful", *, variant: str = "bakers_dozen", first: int = 1, tries: int = 100
+) -> tuple[GameRecord, SolveResult]:
+    """The first deal from game ``first`` on (trying at most ``tries`` deals)
+    that ``player`` loses and the solver wins: the player's game and the
+    solver's result, for :class:`Compare`.
+
+    >>> lost, won = lost_and_won("careful", first=3)    # careful wins game 3
+    >>> lost.deal, lost.outcome, won.deal, won.outcome
+    (4, 'lost', 4, 'solved')
+    """
+    first = as_int(first, "first", low=1, high=MAX_GAME_NUMBER)
+    tries = as_int(tries, "tries", low=1, high=10_000)
+    last = min(first + tries - 1, MAX_GAME_NUMBER)
+    for number in range(first, last + 1):
+        game = play(number, player, variant=variant)
+        if not game.won:
+            result = solve(number, variant=variant)
+            if result.solved:
+                return game, result
+    raise LookupError(
+        f"no deal of games {first} to {last} of {variant} is lost by {player} and won by "
+        f"the solver; try other numbers (first=, tries=)"
+    )
+
+
+# -- what the game explorer shows ---------------------------------------------
+def _heading(source: object) -> str:
+    text = source.summary() if isinstance(source, SolveResult | GameRecord) else ""
+    return f"<b>{escape(text)}</b>"
+
+
+class Compare(widgets.HBox):
+    """Games replayed next to each other (on a narrow page, one under the other).
+
+    ``sources``: anything :class:`Replay` takes, typically a player's lost game
+    and the solver's win of the same deal (:func:`lost_and_won`); ``titles``:
+    one heading per source (default: a SolveResult's or GameRecord's
+    ``summary()``); ``layout``: the pictures' layout.  ``replays`` are the
+    :class:`Replay` widgets, each with its own controls.
+    """
+
+    def __init__(
+        self, *sources: object, titles: Sequence[str] | None = None, layout: str = "7+6"
+    ) -> None:
+        if not sources:
+            raise ValueError("Compare needs at least one game to replay")
+        if titles is not None and len(titles) != len(sources):
+            raise ValueError(f"titles: one per game, {len(sources)}, not {len(titles)}")
+        heads = (
+            [_heading(s) for s in sources]
+            if titles is None
+            else [f"<b>{escape(str(t))}</b>" for t in titles]
+        )
+        self.replays = [Replay(s, layout=layout) for s in sources]
+        for r in self.replays:  # the pictures get the room: the slider lists the moves
+            r.moves.layout.display = "none"
+        # the games share the width (their pictures shrink), down to a readable size
+        share = widgets.Layout(flex="1 1 0", min_width="380px", margin="0 24px 16px 0")
+        super().__init__(
+            [
+                widgets.VBox([widgets.HTML(h), r], layout=share)
+                for h, r in zip(heads, self.replays, strict=True)
+            ],
+            layout=widgets.Layout(flex_flow="row wrap"),
+        )
+        self.add_class("bl-compare")
+
+
+_TONE = {"solved": "#2e7d32", "unsolvable": "#c0392b", "unresolved": "#b7791f"}
+_INTRO = (
+    "Type a PySolFC game number and press Show (or Enter) to learn whether the deal can be "
+    "won, step through the winning line or a player's game, and play it yourself."
+)
+
+
+class GameExplorer(widgets.VBox):
+    """Type a game number: see the deal, whether it can be won, the winning line
+    or where a human-like player got stuck, and play it yourself.  The page of
+    ``bakers-lab app``.
+
+    ``game`` is shown at once when given (a number or its text); ``variant`` a
+    preset name; ``player`` one of :data:`PLAYERS`; ``budget`` the solver's
+    node budget; ``layout`` the pictures' layout: ``"rows"`` (two rows, like
+    the 7 + 6 columns of the game page) or ``"row"``.  Controls: ``game`` (a Text
+    box: Enter, leaving it, or ``show`` shows the game), ``variant``, ``show``,
+    ``verdict`` (the answer, or what is wrong with the number; ``message`` is
+    its plain text), ``tabs`` (the winning line or the deal; a player's game;
+    play it yourself), ``player`` and ``player_text``.  Once a game is shown:
+    ``replay`` (the solver's winning line; ``None`` when there is none),
+    ``player_replay`` and ``board`` (a :class:`Board`).
+    """
+
+    def __init__(
+        self,
+        game: int | str | None = None,
+        *,
+        variant: str = "bakers_dozen",
+        player: str = "careful",
+        budget: int = DEFAULT_MAX_NODES,
+        layout: str = "rows",
+    ) -> None:
+        if layout not in ("rows", "row"):
+            raise ValueError(f"layout must be 'rows' or 'row', not {describe(layout)}")
+        if variant not in variant_names():
+            raise ValueError(
+                f"variant must be one of {', '.join(variant_names())}, not {variant!r}"
+            )
+        if player not in PLAYERS:
+            raise ValueError(f"player must be one of {', '.join(PLAYERS)}, not {player!r}")
+        self.model = ExplorerModel(budget)
+        self._rows = layout == "rows"
+        self.game = widgets.Text(
+            value="" if game is None else str(game),
+            description="Game number",
+            placeholder="like 417",
+            continuous_update=False,  # the value changes on Enter or leaving the box
+            style={"description_width": "initial"},
+            layout=widgets.Layout(width="22em"),
+        )
+        self.variant = widgets.Dropdown(
+            options=variant_names(),
+            value=variant,
+            description="Variant",
+            layout=widgets.Layout(width="18em"),
+        )
+        self.show = widgets.Button(
+            description="Show",
+            button_style="primary",
+            icon="search",
+            tooltip="show this game",
+            layout=widgets.Layout(width="8em"),
+        )
+        self.verdict = widgets.HTML()
+        self.message = ""
+        self.player = widgets.Dropdown(
+            options=[(label, name) for name, label in PLAYERS.items()],
+            value=player,
+            description="Player",
+            layout=widgets.Layout(width="34em"),
+        )
+        self.player_text = widgets.HTML()
+        self.replay: Replay | None = None
+        self.player_replay: Replay | None = None
+        self.board: Board | None = None
+        # where the shown game's widgets go: the winning line (or the deal), the
+        # player's replay (under the player's controls), the board
+        self._line_page, self._player_box, self._board_page = (widgets.VBox() for _ in range(3))
+        self.tabs = widgets.Tab(
+            children=[
+                self._line_page,
+                widgets.VBox([self.player, self.player_text, self._player_box]),
+                self._board_page,
+            ],
+            titles=("Winning line", "A player's game", "Play it yourself"),
+            layout=widgets.Layout(display="none"),
+        )
+        self._shown: tuple[int, str] | None = None
+        self.show.on_click(lambda _: self._request())
+        self.game.observe(lambda _: self._request(), names="value")
+        self.variant.observe(lambda _: self._request(quiet=True), names="value")
+        self.player.observe(lambda _: self._show_player(), names="value")
+        super().__init__(
+            [
+                widgets.HBox(
+                    [self.game, self.variant, self.show],
+                    layout=widgets.Layout(flex_flow="row wrap"),
+                ),
+                self.verdict,
+                self.tabs,
+            ]
+        )
+        self.add_class("bl-explorer")
+        self.game.add_class("bl-explorer-game")
+        self.verdict.add_class("bl-explorer-verdict")
+        self._say(_INTRO, tone="#555555", size="1em")
+        if game is not None:
+            self._request()
+
+    # -- drawing ------------------------------------------------------------------
+    def _layout(self, variant: str) -> str:
+        if not self._rows:
+            return "row"
+        n = rules(variant).columns
+        return f"{n - n // 2}+{n // 2}" if n > 1 else "row"
+
+    def _say(self, text: str, *, tone: str, size: str = "1.15em", detail: str = "") -> None:
+        self.message = text
+        more = f'<div style="color:#555;font-size:0.9em;margin-top:2px">{detail}</div>'
+        self.verdict.value = (
+            f'<div style="border-left:5px solid {tone};padding:4px 10px;margin:8px 0;'
+            f'font-size:{size};line-height:1.4;max-width:60em">'
+            f'<span class="bl-message">{escape(text)}</span>{more if detail else ""}</div>'
+        )
+
+    def _place(self, page: Any, *children: Any) -> None:
+        """Put ``children`` on a page, closing what was there."""
+        old = page.children
+        page.children = children
+        for w in old:
+            _close_all(w)
+
+    # -- acting -------------------------------------------------------------------
+    def _request(self, *, quiet: bool = False) -> None:
+        """Show the game typed (``quiet``: say nothing when the box is empty)."""
+        if quiet and not self.game.value.strip():
+            return
+        try:
+            number = ExplorerModel.parse(self.game.value)
+        except ValueError as exc:
+            self._shown = None
+            self.tabs.layout.display = "none"
+            self._say(str(exc), tone=_TONE["unsolvable"], size="1em")
+            return
+        if (number, self.variant.value) != self._shown:
+            self._show_game(number, self.variant.value)
+
+    def _show_game(self, number: int, variant: str) -> None:
+        self._shown = None
+        self.tabs.layout.display = "none"
+        self.show.disabled = True
+        self._say(
+            f"Solving game {number}… (at most {self.model.budget:,} positions: "
+            f"up to a few seconds)",
+            tone="#888888",
+        )
+        try:
+            result = self.model.solve(number, variant)
+            self._say(
+                self.model.verdict(result),
+                tone=_TONE[result.outcome],
+                detail=f"Game {number} of {escape(variant)}: {result.nodes:,} positions "
+                f"searched in {result.seconds:.1f} s. Difficulty: "
+                f"{escape(self.model.difficulty(number, variant).summary())}",
+            )
+            if result.solved:
+                self.replay = Replay(result, layout=self._layout(variant))
+                self._place(self._line_page, self.replay)
+                self.tabs.set_title(0, "Winning line")
+            else:
+                self.replay = None
+                start = GameState.from_deal(deal(number, variant))
+                why = "cannot be won" if result.outcome == "unsolvable" else "is still open"
+                note = widgets.HTML(f"No winning line to step through: the deal {why}.")
+                picture = widgets.HTML(start.to_html(layout=self._layout(variant)))
+                self._place(self._line_page, note, picture)
+                self.tabs.set_title(0, "The deal")
+            self.board = Board(number, variant=variant, layout=self._layout(variant))
+            self._place(self._board_page, self.board)
+            self._shown = (number, variant)
+            self._show_player(result)
+            self.tabs.layout.display = None
+        except Exception as exc:  # a bug: say so on the page too (a web app has no traceback)
+            self._say(f"Something went wrong: {type(exc).__name__}: {exc}", tone="#c0392b")
+            raise
+        finally:
+            self.show.disabled = False
+
+    def _show_player(self, result: SolveResult | None = None) -> None:
+        if self._shown is None:
+            return
+        number, variant = self._shown
+        if result is None:
+            result = self.model.solve(number, variant)  # kept: free
+        self.player_text.value = f"Playing game {number} as {escape(self.player.value)}…"
+        game = self.model.play(number, variant, self.player.value)
+        self.player_replay = Replay(game, layout=self._layout(variant))
+        self._place(self._player_box, self.player_replay)
+        self.player_text.value = escape(ExplorerModel.player_summary(game, result))
