@@ -36,7 +36,8 @@ from types import FrameType
 from typing import NoReturn
 
 from . import __version__
-from .deals import Deal, deal
+from .app import IDLE_MINUTES, MAX_PAGES
+from .deals import Deal, DealError, deal, read_game_number
 from .rules import rules as _rules
 from .rules import variant_names
 
@@ -173,7 +174,7 @@ def _cmd_claims(args: argparse.Namespace) -> int:
 
 
 def _cmd_app(args: argparse.Namespace) -> int:
-    from .app import missing, url, voila_command
+    from .app import environment, missing, url, voila_command
 
     lacking = missing()
     if lacking:
@@ -188,7 +189,13 @@ def _cmd_app(args: argparse.Namespace) -> int:
             probe.bind(("127.0.0.1", args.port))
         except OSError:
             raise OSError(f"port {args.port} is in use; choose another with --port P") from None
-    server = subprocess.Popen(voila_command(args.port, browser=not args.no_browser))
+    command = voila_command(
+        args.port,
+        browser=not args.no_browser,
+        max_pages=args.max_pages,
+        idle_minutes=args.idle_minutes,
+    )
+    server = subprocess.Popen(command, env=environment())
 
     print(f"Open {url(args.port)} in a browser; Ctrl-C stops the app", flush=True)
     try:
@@ -252,12 +259,21 @@ def _cmd_pick(args: argparse.Namespace) -> int:
     return 0
 
 
+#: What a move file holds, for --help.
+_MOVE_FILE = (
+    "a text file (- reads standard input) of moves CARD>DEST, like AD>F 7C>8H 10H>E, "
+    "separated by spaces, commas or line breaks, in any case, 10 or T, suit letters or "
+    "symbols; # starts a comment to the end of the line, and move numbers such as 12. "
+    "are skipped"
+)
+
+
 def _read_moves(path: str | None) -> str:
-    """The move list of a file (``-``: standard input); ``#`` starts a comment."""
+    """The text of a move file (``-``: standard input), read as
+    :func:`~bakers_lab.positions.move_list` reads it."""
     if path is None:
         return ""
-    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    return " ".join(line.partition("#")[0] for line in text.splitlines())
+    return sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
 
 
 def _cmd_explain(args: argparse.Namespace) -> int:
@@ -323,6 +339,25 @@ def _port(text: str) -> int:
     return value
 
 
+def _game_number(text: str) -> int:
+    try:
+        return read_game_number(text)
+    except DealError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _minutes(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"minutes are a number from 1 to 1440, not {text!r}"
+        ) from None
+    if not 1 <= value <= 1440:
+        raise argparse.ArgumentTypeError(f"minutes are a number from 1 to 1440, not {text}")
+    return value
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -337,7 +372,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("deal", help="print PySolFC's game N", description="Print PySolFC's game N.")
-    p.add_argument("number", type=int, metavar="N", help="PySolFC game number (1 or more)")
+    p.add_argument("number", type=_game_number, metavar="N", help="PySolFC game number (1 or more)")
     p.add_argument(
         "--variant",
         default="bakers_dozen",
@@ -357,7 +392,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="solve a game or a board",
         description="Prove a deal solvable (printing a verified solution) or unsolvable.",
     )
-    p.add_argument("number", type=int, nargs="?", metavar="N", help="PySolFC game number")
+    p.add_argument("number", type=_game_number, nargs="?", metavar="N", help="PySolFC game number")
     p.add_argument("--board", metavar="FILE", help="board text file (- for stdin) instead of N")
     p.add_argument(
         "--variant",
@@ -462,6 +497,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--no-browser", action="store_true", help="do not open a browser; only print the address"
     )
+    p.add_argument(
+        "--max-pages",
+        type=_positive,
+        default=MAX_PAGES,
+        metavar="N",
+        help=f"pages open at once, each with a Python process of its own (default {MAX_PAGES})",
+    )
+    p.add_argument(
+        "--idle-minutes",
+        type=_minutes,
+        default=IDLE_MINUTES,
+        metavar="M",
+        help="a page's process ends this long after the page was closed or last heard from "
+        f"(default {IDLE_MINUTES:g})",
+    )
     p.set_defaults(run=_cmd_app)
 
     variant_help = f"rules preset: {', '.join(variant_names())} (default bakers_dozen)"
@@ -471,7 +521,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Rate PySolFC game N: which of the players greedy, careful and "
         "lookahead-2 win it, and the solver's verdict and effort.",
     )
-    p.add_argument("number", type=int, metavar="N", help="PySolFC game number")
+    p.add_argument("number", type=_game_number, metavar="N", help="PySolFC game number")
     p.add_argument("--variant", default="bakers_dozen", metavar="V", help=variant_help)
     p.set_defaults(run=_cmd_difficulty)
 
@@ -482,7 +532,7 @@ def build_parser() -> argparse.ArgumentParser:
         "lookahead-K, search-N: N positions thought over before each move, undo-N: N moves "
         "taken back a game) and print how it ended and its moves, replayed by the rules.",
     )
-    p.add_argument("number", type=int, metavar="N", help="PySolFC game number")
+    p.add_argument("number", type=_game_number, metavar="N", help="PySolFC game number")
     p.add_argument("--player", default="careful", metavar="P", help="the player (default careful)")
     p.add_argument("--variant", default="bakers_dozen", metavar="V", help=variant_help)
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -510,8 +560,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Find the first move after which game N could no longer be won: the "
         "position before it is solved, the one after it proven unsolvable.",
     )
-    p.add_argument("number", type=int, metavar="N", help="PySolFC game number")
-    p.add_argument("--moves", required=True, metavar="FILE", help="the moves played (- for stdin)")
+    p.add_argument("number", type=_game_number, metavar="N", help="PySolFC game number")
+    p.add_argument("--moves", required=True, metavar="FILE", help=f"the moves played: {_MOVE_FILE}")
     p.add_argument("--variant", default="bakers_dozen", metavar="V", help=variant_help)
     p.add_argument("--max-nodes", type=_positive, metavar="K", help="solver budget per position")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -522,8 +572,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="the next move of a winning line",
         description="The next move of a winning line of game N after the moves in FILE.",
     )
-    p.add_argument("number", type=int, metavar="N", help="PySolFC game number")
-    p.add_argument("--moves", metavar="FILE", help="the moves played so far (- for stdin)")
+    p.add_argument("number", type=_game_number, metavar="N", help="PySolFC game number")
+    p.add_argument("--moves", metavar="FILE", help=f"the moves played so far: {_MOVE_FILE}")
     p.add_argument("--variant", default="bakers_dozen", metavar="V", help=variant_help)
     p.add_argument("--max-nodes", type=_positive, metavar="K", help="solver budget")
     p.set_defaults(run=_cmd_hint)

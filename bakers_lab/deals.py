@@ -25,12 +25,21 @@ from .cards import Card, Suit, rank_char
 from .rules import PRESETS, Rules
 from .rules import rules as _rules
 from .shuffles import MAX_GAME_NUMBER, MAX_SEED, shuffle_pysolfc, shuffle_seeded
-from .validate import as_int
+from .validate import as_int, describe
 
 if TYPE_CHECKING:  # display types only; render.py is imported lazily
     from .render import Highlight
 
-__all__ = ["Deal", "DealError", "KingRule", "deal", "game_number", "seeded_deal"]
+__all__ = [
+    "GAME_NUMBERS",
+    "Deal",
+    "DealError",
+    "KingRule",
+    "deal",
+    "game_number",
+    "read_game_number",
+    "seeded_deal",
+]
 
 #: How the Kings went to the bottom at the deal: PySolFC's swap, or the seed
 #: texts' stable rule (order of the other cards kept).
@@ -288,23 +297,56 @@ def validate_cards(
         )
 
 
+#: The game numbers PySolFC deals, in words (every wrong game number is told this).
+GAME_NUMBERS = f"a whole number from 1 to {MAX_GAME_NUMBER} (10^20 − 1)"
+
+
 def game_number(number: object) -> int:
     """A PySolFC game number as a plain ``int``: any integer type (numpy's, a
     ``Decimal`` read from a survey table) from 1 to ``10**20 - 1``; anything else
-    raises :class:`DealError`.
+    raises :class:`DealError`, in the words every entry point uses.
 
     >>> from decimal import Decimal
     >>> game_number(Decimal("417"))
     417
-    >>> game_number(0)
+    >>> game_number(0)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    bakers_lab.deals.DealError: PySolFC game numbers run from 1 to 99999999999999999999; got 0
+    bakers_lab.deals.DealError: a game number is a whole number from 1 to ... not 0
     """
-    n = as_int(number, "game number", error=DealError)
+    try:
+        n = as_int(number, "game number")
+    except (TypeError, ValueError):
+        raise DealError(f"a game number is {GAME_NUMBERS}, not {describe(number)}") from None
     if not 1 <= n <= MAX_GAME_NUMBER:
-        raise DealError(f"PySolFC game numbers run from 1 to {MAX_GAME_NUMBER}; got {n}")
+        raise DealError(f"a game number is {GAME_NUMBERS}, not {n}")
     return n
+
+
+def read_game_number(text: str) -> int:
+    """The game number typed in ``text`` (the app's box, the command line): digits,
+    with spaces around them, a ``#`` before them and ``,`` or ``_`` between
+    thousands allowed; else :class:`DealError` in :func:`game_number`'s words.
+
+    >>> read_game_number(" #1,000 ")
+    1000
+    >>> read_game_number("abc")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bakers_lab.deals.DealError: a game number is a whole number from 1 to ... not 'abc'
+    """
+    raw = str(text).strip()
+    if not raw:
+        raise DealError(f"type a game number: {GAME_NUMBERS}")
+    digits = raw.removeprefix("#").strip().replace(",", "").replace("_", "")
+    if digits.isascii() and digits.isdigit() and 1 <= int(digits) <= MAX_GAME_NUMBER:
+        return int(digits)
+    if digits.isascii() and digits.isdigit():  # out of range: the number, as game_number says it
+        shown = str(int(digits))
+        shown = shown if len(shown) <= 30 else shown[:27] + "..."
+    else:
+        shown = repr(raw if len(raw) <= 30 else raw[:27] + "...")
+    raise DealError(f"a game number is {GAME_NUMBERS}, not {shown}")
 
 
 def deal(number: int, variant: str | Rules = "bakers_dozen") -> Deal:

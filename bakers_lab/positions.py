@@ -13,6 +13,8 @@ by spaces, or a list of moves or texts) that every function taking them shares:
 
 from __future__ import annotations
 
+import re
+
 from .deals import Deal
 from .deals import deal as _deal
 from .game import GameState
@@ -22,6 +24,9 @@ from .rules import rules as _rules
 from .validate import as_int, describe
 
 __all__ = ["move_list", "start_of"]
+
+_SEPARATORS = re.compile(r"[\s,;]+")
+_MOVE_NUMBER = re.compile(r"[0-9]+[.)]")
 
 
 def start_of(
@@ -57,13 +62,21 @@ def start_of(
 
 
 def move_list(moves: object) -> list[Move | str]:
-    """The moves as a list: text is split at spaces, a list or tuple is copied.
+    """The moves as a list: a list or tuple is copied; text is read as a *move
+    list*, the form ``bakers-lab explain --moves FILE``, ``hint`` and the app
+    read too: moves separated by spaces, commas or line breaks; ``#`` starts a
+    comment that runs to the end of its line; move numbers such as ``12.`` are
+    skipped (so a list copied from a replay's move list reads back).  Each
+    move is ``CARD>DEST`` in any case, ``10`` or ``T``, suit letters or symbols.
 
     >>> move_list(("AD>F",))
     ['AD>F']
+    >>> move_list("1. AD>F  2. 5S>6D # a comment\\n10h>jh, ks>e")
+    ['AD>F', '5S>6D', '10h>jh', 'ks>e']
     """
     if isinstance(moves, str):
-        return list(moves.split())
+        words = _SEPARATORS.split(" ".join(line.partition("#")[0] for line in moves.splitlines()))
+        return [w for w in words if w and not _MOVE_NUMBER.fullmatch(w)]
     if isinstance(moves, list | tuple):
         return list(moves)
     raise TypeError(

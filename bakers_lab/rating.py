@@ -57,6 +57,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Literal
 
 from .deals import deal as _deal
+from .deals import game_number
 from .rules import Rules, variant_names
 from .rules import rules as _rules
 from .validate import as_bool, as_int, describe
@@ -237,7 +238,7 @@ def difficulty(deal: int, *, variant: str | Rules = "bakers_dozen") -> Difficult
     >>> difficulty(64).tag
     'unwinnable'
     """
-    number = as_int(deal, "deal", low=1)
+    number = game_number(deal)
     name = _variant_name(variant)
     return rated(number, name) or _compute(number, name)
 
@@ -382,7 +383,7 @@ def rate(
     from joblib import Parallel, delayed
 
     name = _variant_name(variant)
-    numbers = [as_int(d, "deal", low=1) for d in deals]
+    numbers = [game_number(d) for d in deals]
     n_jobs = as_int(n_jobs, "n_jobs")
     progress = as_bool(progress, "progress")
     known = _table()

@@ -53,6 +53,7 @@ from typing import Any
 
 import pandas as pd
 
+from .deals import DealError, game_number
 from .deals import deal as _deal
 from .rules import Rules
 from .rules import rules as _rules
@@ -98,10 +99,10 @@ _SOLVER_OUTCOME = {"solved": "won", "unsolvable": "lost", "unresolved": "unresol
 
 
 def _game(value: object) -> int:
-    n = as_int(value, "game number", error=SurveyError)
-    if not 1 <= n <= MAX_GAME_NUMBER:
-        raise SurveyError(f"game numbers run from 1 to {MAX_GAME_NUMBER}; got {n}")
-    return n
+    try:
+        return game_number(value)
+    except DealError as exc:
+        raise SurveyError(str(exc)) from None
 
 
 def _too_many(count: int) -> SurveyError:

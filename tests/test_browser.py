@@ -218,7 +218,7 @@ def test_web_app_shows_a_verdict_steps_the_replay_and_plays_a_move(page, tmp_pat
 
         box.fill("abc")
         box.press("Enter")
-        expect(verdict).to_contain_text("The game number must be a whole number from 1 to")
+        expect(verdict).to_contain_text("A game number is a whole number from 1 to")
         shoot(page, "app_bad_number")
 
         box.fill("1")

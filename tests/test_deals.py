@@ -267,10 +267,10 @@ def test_small_deck_deals():
 @pytest.mark.parametrize(
     "bad, message",
     [
-        (0, "PySolFC game numbers run from 1"),
-        (-5, "PySolFC game numbers run from 1"),
-        (10**20, "PySolFC game numbers run from 1"),
-        ("7", "game number must be an integer, not '7' (str)"),
+        (0, "from 1 to 99999999999999999999 (10^20 − 1), not 0"),
+        (-5, "from 1 to 99999999999999999999 (10^20 − 1), not -5"),
+        (10**20, "(10^20 − 1), not 100000000000000000000"),
+        ("7", "a game number is a whole number from 1 to 9999"),
     ],
 )
 def test_bad_game_numbers(bad, message):

@@ -56,19 +56,19 @@ def test_game_number_edges_accepted(number):
 @pytest.mark.parametrize(
     "value, message",
     [
-        (0, "PySolFC game numbers run from 1 to 99999999999999999999; got 0"),
-        (-1, "PySolFC game numbers run from 1 to 99999999999999999999; got -1"),
-        (10**20, "run from 1 to 99999999999999999999; got 100000000000000000000"),
-        (2.7, "game number must be an integer, not 2.7 (float)"),
-        (5.0, "game number must be an integer, not 5.0 (float)"),
-        (np.float64(5.0), "game number must be an integer, not np.float64(5.0) (float64)"),
-        ("5", "game number must be an integer, not '5' (str)"),
-        (True, "game number must be an integer, not True (bool)"),
-        (np.True_, "game number must be an integer, not np.True_ (bool)"),
-        (None, "game number must be an integer, not None (NoneType)"),
-        (Decimal("5.5"), "game number must be an integer, not Decimal('5.5')"),
-        (Decimal("NaN"), "game number must be an integer, not Decimal('NaN')"),
-        (Fraction(1, 2), "game number must be an integer, not Fraction(1, 2)"),
+        (0, "from 1 to 99999999999999999999 (10^20 − 1), not 0"),
+        (-1, "from 1 to 99999999999999999999 (10^20 − 1), not -1"),
+        (10**20, "(10^20 − 1), not 100000000000000000000"),
+        (2.7, "(10^20 − 1), not 2.7 (float)"),
+        (5.0, "(10^20 − 1), not 5.0 (float)"),
+        (np.float64(5.0), "(10^20 − 1), not np.float64(5.0) (float64)"),
+        ("5", "(10^20 − 1), not '5' (str)"),
+        (True, "(10^20 − 1), not True (bool)"),
+        (np.True_, "(10^20 − 1), not np.True_ (bool)"),
+        (None, "(10^20 − 1), not None (NoneType)"),
+        (Decimal("5.5"), "(10^20 − 1), not Decimal('5.5')"),
+        (Decimal("NaN"), "(10^20 − 1), not Decimal('NaN')"),
+        (Fraction(1, 2), "(10^20 − 1), not Fraction(1, 2)"),
     ],
 )
 def test_bad_game_numbers_refused(value, message):
@@ -191,8 +191,8 @@ def test_huge_deal_sets_are_refused_before_expanding():
 @pytest.mark.parametrize(
     "deals, message",
     [
-        ([2.7], "game number must be an integer, not 2.7 (float)"),
-        ([1, "2"], "game number must be an integer, not '2' (str)"),
+        ([2.7], "(10^20 − 1), not 2.7 (float)"),
+        ([1, "2"], "(10^20 − 1), not '2' (str)"),
         ([0], "game numbers run from 1 to 99999999999999999999; got 0"),
         (5, "deals are a spec like '1-1000,417' or an iterable of game numbers, not 5 (int)"),
         (b"1-3", "deals are a spec like"),

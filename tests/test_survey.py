@@ -124,7 +124,7 @@ def test_other_configuration_refused(tmp_path):
     [
         ("5-2", "bad deal range '5-2': 2 is below 5"),
         ("1-x", "bad deal range '1-x'"),
-        ("0-3", "game numbers run from 1"),
+        ("0-3", "a game number is a whole number from 1 to"),
         ("", "no deals to survey"),
     ],
 )

@@ -232,8 +232,8 @@ def test_cli_solve_board_from_stdin():
         (("survey", "--deals", "1-2", "--jobs", 0, "--out", "{out}"), "n_jobs must be a positive"),
         (("survey", "--sample", 3, "--seed", -1, "--out", "{out}"), "seed must be an integer from"),
         (("survey", "--sample", 3, "--deals", "1", "--out", "{out}"), "give --deals SPEC or --sa"),
-        (("deal", "100000000000000000000"), "PySolFC game numbers run from 1 to 9999999999999999"),
-        (("deal", "--", "-3"), "PySolFC game numbers run from 1 to 99999999999999999999; got -3"),
+        (("deal", "100000000000000000000"), "(10^20 − 1), not 100000000000000000000"),
+        (("deal", "--", "-3"), "99999999999999999999 (10^20 − 1), not '-3'"),
     ],
 )
 def test_cli_refusals_are_one_line_and_write_nothing(tmp_path, args, message):

@@ -115,7 +115,8 @@ def test_deal_417_with_a_small_budget_is_still_open():
 @pytest.mark.parametrize("text", ["abc", "0", "-5", "1.5", "4 17x", "1e3", str(10**20), "٣"])
 def test_a_bad_number_says_what_is_allowed(text):
     w = explore(text)
-    assert w.message == f"The game number must be {NUMBERS}, not {text!r}"
+    shown = text if text.isascii() and text.isdigit() else repr(text)  # out of range: the number
+    assert w.message == f"A game number is {NUMBERS}, not {shown}"
     assert w.tabs.layout.display == "none" and w.replay is None
     assert "Traceback" not in w.verdict.value
 
@@ -129,10 +130,12 @@ def test_an_empty_box_asks_for_a_number_and_a_bad_one_hides_the_last_game():
     assert w.tabs.layout.display is None
     w.game.value = "64x"
     assert w.tabs.layout.display == "none"
-    assert w.message == f"The game number must be {NUMBERS}, not '64x'"
+    assert w.message == f"A game number is {NUMBERS}, not '64x'"
     long = "9" * 40
     w.game.value = long
-    assert w.message == f"The game number must be {NUMBERS}, not {long[:27] + '...'!r}"
+    assert w.message == f"A game number is {NUMBERS}, not {long[:27]}..."
+    w.game.value = "x" + long
+    assert w.message == f"A game number is {NUMBERS}, not {('x' + long)[:27] + '...'!r}"
 
 
 def test_numbers_as_people_type_them():

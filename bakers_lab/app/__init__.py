@@ -9,18 +9,39 @@ shows its Markdown and widgets, never its code.
 >>> command = voila_command(8866, browser=False)
 >>> command[3] == str(NOTEBOOK), "--port=8866" in command, command[-1]
 (True, True, '--no-browser')
+>>> environment({})["JUPYTER_PATH"] == str(SHARE)
+True
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
-__all__ = ["NOTEBOOK", "missing", "url", "voila_command"]
+__all__ = [
+    "IDLE_MINUTES",
+    "MAX_PAGES",
+    "NOTEBOOK",
+    "SHARE",
+    "environment",
+    "missing",
+    "url",
+    "voila_command",
+]
 
 #: The app's notebook: a title, a few lines of explanation and one GameExplorer.
 NOTEBOOK = Path(__file__).with_name("app.ipynb")
+#: The app's page template (Voilà's "lab" page, served without a CDN).
+SHARE = Path(__file__).with_name("share")
+#: Pages (kernels) open at once, by default.
+MAX_PAGES = 6
+#: Minutes a kernel whose page has gone quiet lives on, by default.
+IDLE_MINUTES = 5.0
+#: Seconds between two looks for idle kernels.
+CULL_INTERVAL = 30
 
 
 def missing() -> list[str]:
@@ -33,9 +54,24 @@ def url(port: int) -> str:
     return f"http://127.0.0.1:{port}/"
 
 
-def voila_command(port: int, *, browser: bool) -> list[str]:
+def voila_command(
+    port: int, *, browser: bool, max_pages: int = MAX_PAGES, idle_minutes: float = IDLE_MINUTES
+) -> list[str]:
     """The command that serves the app on localhost ``port`` (code cells hidden, as
-    is Voilà's default); with ``browser``, Voilà opens the page once it is up."""
+    is Voilà's default); with ``browser``, Voilà opens the page once it is up.
+
+    Run it with :func:`environment`.  Each open page has a kernel of its own: it
+    ends when the page is closed, or ``idle_minutes`` after the page was last
+    heard from, and at most ``max_pages`` are alive (see :mod:`.kernels`).
+
+    The page's request to end its kernel carries no XSRF token (Voilà's page sets
+    no ``_xsrf`` cookie, so Jupyter Server refused it with 403 and every kernel
+    lived on); the check is off.  That opens nothing: the server listens on
+    127.0.0.1 only, every request that changes anything names a kernel by its
+    random id, which another site cannot know, and the kernels take only the
+    widgets' messages, never code.
+    """
+    manager = "BoundedKernelManager"
     command = [
         sys.executable,
         "-m",
@@ -45,5 +81,19 @@ def voila_command(port: int, *, browser: bool) -> list[str]:
         "--Voila.ip=127.0.0.1",
         "--Voila.port_retries=0",  # the address printed is the address served
         "--Voila.log_level=ERROR",
+        "--template=bakers",  # share/voila/templates/bakers: no CDN
+        "--Voila.tornado_settings={'disable_check_xsrf': True}",
+        f"--VoilaConfiguration.multi_kernel_manager_class=bakers_lab.app.kernels.{manager}",
+        f"--{manager}.max_kernels={max_pages}",
+        f"--{manager}.cull_idle_timeout={round(idle_minutes * 60)}",
+        f"--{manager}.cull_interval={CULL_INTERVAL}",
     ]
     return command if browser else [*command, "--no-browser"]
+
+
+def environment(base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment to run :func:`voila_command` in: ``base`` (the current one by
+    default) with the app's template folder first on ``JUPYTER_PATH``."""
+    env = dict(os.environ if base is None else base)
+    env["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(SHARE), env.get("JUPYTER_PATH", "")) if p)
+    return env

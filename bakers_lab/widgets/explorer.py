@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 import ipywidgets as widgets
 
-from ..deals import deal
+from ..deals import DealError, deal, read_game_number
 from ..game import GameState
 from ..rating import RATERS, Difficulty, rated, tag_of
 from ..rules import rules, variant_names
@@ -93,16 +93,13 @@ class ExplorerModel:
     @staticmethod
     def parse(text: object) -> int:
         """The game number in ``text`` (spaces around it, a ``#`` before it and
-        thousands separators ``,`` ``_`` are allowed), or a ValueError that
-        says what is allowed."""
-        raw = str(text).strip()
-        if not raw:
-            raise ValueError(f"Type a game number: {_NUMBERS}")
-        digits = raw.removeprefix("#").strip().replace(",", "").replace("_", "")
-        if _DIGITS.fullmatch(digits) and 1 <= int(digits) <= MAX_GAME_NUMBER:
-            return int(digits)
-        shown = raw if len(raw) <= 30 else raw[:27] + "..."
-        raise ValueError(f"The game number must be {_NUMBERS}, not {shown!r}")
+        thousands separators ``,`` ``_`` are allowed), or a ValueError in the
+        words of :func:`~bakers_lab.deals.read_game_number`, as a sentence."""
+        try:
+            return read_game_number(str(text))
+        except DealError as exc:
+            message = str(exc)
+            raise ValueError(message[0].upper() + message[1:]) from None
 
     def solve(self, number: int, variant: str) -> SolveResult:
         """The solver's result on game ``number`` of ``variant`` (kept)."""
