@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Literal
 
 from .boardtext import BoardTextError, ParsedBoard, format_board, parse_board
 from .cards import Card, Suit, rank_char
-from .rules import PRESETS, Rules
+from .rules import PRESETS, Rules, title
 from .rules import rules as _rules
 from .shuffles import MAX_GAME_NUMBER, MAX_SEED, shuffle_pysolfc, shuffle_seeded
 from .validate import as_int, describe
@@ -167,6 +167,11 @@ class Deal:
         return cls(r, columns, foundations)
 
     # -- display -----------------------------------------------------------
+    @property
+    def caption(self) -> str:
+        """The deal in players' words: ``Game 417 (Baker's Dozen)``."""
+        return _title(self)
+
     def __str__(self) -> str:
         from .render import board_str  # display code stays out of the model's import graph
 
@@ -186,11 +191,12 @@ class Deal:
 
 
 def _title(d: Deal) -> str:
+    """The deal's caption: ``Game 417 (Baker's Dozen)``, ``Good Measure, seed 5``."""
     if d.number is not None:
-        return f"{d.rules.name} #{d.number}"
+        return f"Game {d.number} ({title(d.rules)})"
     if d.seed is not None:
-        return f"{d.rules.name} seed {d.seed}"
-    return d.rules.name
+        return f"{title(d.rules)}, seed {d.seed}"
+    return title(d.rules)
 
 
 def board_to_cards(

@@ -31,7 +31,7 @@ from .boardtext import format_board, parse_board
 from .cards import Card, Suit
 from .deals import Deal, board_to_cards, validate_cards
 from .moves import Dest, IllegalMoveError, Move
-from .rules import Rules
+from .rules import Rules, title
 from .rules import rules as _rules
 
 if TYPE_CHECKING:  # display types only; render.py is imported lazily
@@ -401,7 +401,8 @@ class GameState:
         return self.to_html()
 
     def _title(self) -> str:
-        base = repr(self.deal) if self.deal is not None else self.rules.name
+        """The picture's caption: ``Game 1 (Baker's Dozen), after 5 moves``."""
+        base = self.deal.caption if self.deal is not None else title(self.rules)
         n = len(self._history)
         return f"{base}, after {n} move{'' if n == 1 else 's'}" if n else base
 

@@ -158,6 +158,29 @@ _PRESET_LIST = (
 #: The named presets of RULES.md, by name (read-only).
 PRESETS: Mapping[str, Rules] = MappingProxyType({r.name: r for r in _PRESET_LIST})
 
+#: Each preset's name in players' words, for pictures and captions.
+TITLES: Mapping[str, str] = MappingProxyType(
+    {
+        "bakers_dozen": "Baker's Dozen",
+        "bakers_dozen_return": "Baker's Dozen with cards back from the foundations",
+        "good_measure": "Good Measure",
+        "spanish_patience": "Spanish Patience",
+        "portuguese_solitaire": "Portuguese Solitaire",
+        "spanish_patience_ii": "Spanish Patience II",
+        "house_empty_any": "Baker's Dozen, any card to an empty column",
+        "house_sequences": "Baker's Dozen, moving sequences",
+    }
+)
+
+
+def title(r: Rules) -> str:
+    """The rules' name in players' words: a preset's title, else its name.
+
+    >>> title(PRESETS["bakers_dozen"]), title(PRESETS["good_measure"].replace(ranks=7))
+    ("Baker's Dozen", 'custom')
+    """
+    return TITLES.get(r.name, r.name) if PRESETS.get(r.name) == r else r.name
+
 
 def variant_names() -> list[str]:
     """The preset names, in RULES.md's order."""

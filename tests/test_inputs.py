@@ -193,13 +193,13 @@ def test_huge_deal_sets_are_refused_before_expanding():
     [
         ([2.7], "(10^20 − 1), not 2.7 (float)"),
         ([1, "2"], "(10^20 − 1), not '2' (str)"),
-        ([0], "game numbers run from 1 to 99999999999999999999; got 0"),
+        ([0], "a game number is a whole number from 1 to 99999999999999999999 (10^20 − 1), not 0"),
         (5, "deals are a spec like '1-1000,417' or an iterable of game numbers, not 5 (int)"),
         (b"1-3", "deals are a spec like"),
         ("1--3", "bad deal range '1--3'"),
         ("-3", "bad deal range '-3'"),
         ("1.5", "bad deal range '1.5'"),
-        ("1-100000000000000000000", "game numbers run from 1 to 99999999999999999999"),
+        ("1-100000000000000000000", "(10^20 − 1), not 100000000000000000000"),
         ([], "no deals to survey"),
     ],
 )

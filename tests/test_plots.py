@@ -278,7 +278,7 @@ def test_only_display_code_imports_matplotlib():
         for p in package.rglob("*.py")
         if re.search(r"^\s*(import|from)\s+matplotlib", p.read_text(), re.M)
     )
-    assert set(importers) <= {"plots.py", "report.py", "widgets.py"}
+    assert set(importers) <= {"plots.py", "report.py", "widgets/trace.py"}
     assert "pyplot" not in "".join(
         line for line in Path(plots.__file__).read_text().splitlines() if "import" in line
     )

@@ -365,6 +365,6 @@ def test_to_html_options_reach_the_picture():
         # the title names the deal and the number of moves played
         title = re.findall(r'<div class="bakers-lab-title"[^>]*>([^<]*)</div>', html)
         assert len(title) == 1
-        assert title[0].startswith("deal(1, variant=&#x27;bakers_dozen&#x27;), after 1 move")
+        assert title[0] == "Game 1 (Baker&#x27;s Dozen), after 1 move"
     p = parse(g.to_html(highlight=()))
     assert not any(c["highlight"] for c in p.cards) and len(p.cards) == 52

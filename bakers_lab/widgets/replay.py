@@ -17,6 +17,7 @@ from ..game import GameState
 from ..moves import IllegalMoveError, Move, MoveError
 from ..positions import move_list, start_of
 from ..render import board_html
+from ..rules import title
 from ..solve.fast import MAX_NODES, SolveResult
 from ..solve.players import GameRecord
 from ..validate import as_bool, as_int, describe
@@ -72,7 +73,7 @@ class ReplayModel:
             raise ValueError(f"ended must be one of {', '.join(_ENDS)} or None, not {ended!r}")
         self.start = game.copy()
         self._before = len(game.history)
-        self._title = repr(game.deal) if game.deal is not None else game.rules.name
+        self._title = game.deal.caption if game.deal is not None else title(game.rules)
         self._frames = [(game.columns, game.foundations)]
         played: list[Move] = []
         total = len(seq)
