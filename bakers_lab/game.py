@@ -35,7 +35,7 @@ from .rules import Rules, title
 from .rules import rules as _rules
 
 if TYPE_CHECKING:  # display types only; render.py is imported lazily
-    from .render import Highlight
+    from .render import Highlight, Targets
 
 __all__ = ["GameState", "Outcome"]
 
@@ -387,14 +387,27 @@ class GameState:
 
         return board_str(self.columns, self.foundations, title=self._title())
 
-    def to_html(self, *, layout: str = "row", highlight: Highlight | None = None) -> str:
-        """An HTML picture of the position; by default the last moved card is outlined."""
+    def to_html(
+        self,
+        *,
+        layout: str = "row",
+        highlight: Highlight | None = None,
+        targets: Targets = (),
+    ) -> str:
+        """An HTML picture of the position; by default the last moved card is
+        outlined.  ``targets`` frames places a card may go (column indices,
+        foundation suit letters; see :func:`~bakers_lab.render.board_html`)."""
         from .render import board_html
 
         if highlight is None:
             highlight = [self._history[-1][0].card] if self._history else ()
         return board_html(
-            self.columns, self.foundations, title=self._title(), layout=layout, highlight=highlight
+            self.columns,
+            self.foundations,
+            title=self._title(),
+            layout=layout,
+            highlight=highlight,
+            targets=targets,
         )
 
     def _repr_html_(self) -> str:

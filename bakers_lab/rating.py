@@ -58,7 +58,7 @@ from typing import TYPE_CHECKING, Literal
 
 from .deals import deal as _deal
 from .deals import game_number
-from .rules import Rules, variant_names
+from .rules import Rules, title, variant_names
 from .rules import rules as _rules
 from .validate import as_bool, as_int, describe
 
@@ -181,7 +181,7 @@ class Difficulty:
 
     def summary(self) -> str:
         """The rating in words."""
-        what = f"{self.variant} game {self.deal} is {self.tag}"
+        what = f"Game {self.deal} ({title(_rules(self.variant))}) is {self.tag}"
         if self.tag == "unwinnable":
             return f"{what}: the solver proved that no sequence of moves wins"
         if self.tag == "not settled":
@@ -189,7 +189,7 @@ class Difficulty:
         lost = [p for p in RATERS if p not in self.won_by]
         who = f"won by {', '.join(self.won_by)}" if self.won_by else "won by none of the players"
         losers = f", lost by {', '.join(lost)}" if lost and self.won_by else ""
-        text = f"{what}: {who}{losers}; the solver wins it with {self.nodes:,} nodes"
+        text = f"{what}: {who}{losers}; the solver wins it after {self.nodes:,} positions"
         plans = []
         if self.search_effort is not None:
             plans.append(f"thinking over {self.search_effort:,} positions a move (search-"

@@ -41,6 +41,8 @@ HIGHLIGHT = "#f39c12"
 Columns = Sequence[Sequence[Card]]
 Piles = Sequence[Sequence[Card]]
 Highlight = Card | str | Iterable[Card | str]
+#: Where a picked card may go: column indices and foundation suit letters.
+Targets = Iterable[int | str]
 
 # -- geometry of the picture (SVG user units = CSS px at natural size) -------
 _CARD_W = 66
@@ -54,12 +56,29 @@ _LABEL_H = 18  # column-number strip above each tableau row
 _FELT = "#2f6b4a"
 _FELT_LINE = "rgba(255,255,255,0.7)"
 _HIGHLIGHT_FACE = "#fff4dc"  # face of a highlighted card
+_TARGET = "#ffd65c"  # frame of a place the picked card may go
 _FONT = "'DejaVu Sans', 'Segoe UI Symbol', 'Segoe UI', Helvetica, Arial, sans-serif"
 
 _LAYOUT_RE = re.compile(r"^\s*\d+(\s*\+\s*\d+)*\s*$")
 
 
 # -- helpers -----------------------------------------------------------------
+def _target_set(targets: Targets, ncols: int) -> frozenset[int | str]:
+    """Normalise ``targets``: column indices below ``ncols`` and suit letters."""
+    out: set[int | str] = set()
+    for t in targets:
+        if isinstance(t, str) and t.upper() in ("C", "S", "H", "D"):
+            out.add(t.upper())
+        elif isinstance(t, int) and not isinstance(t, bool) and 0 <= t < ncols:
+            out.add(t)
+        else:
+            raise ValueError(
+                f"targets are column indices from 0 to {ncols - 1} and foundation suit "
+                f"letters C S H D, not {t!r}"
+            )
+    return frozenset(out)
+
+
 def _highlight_set(highlight: Highlight | None) -> frozenset[Card]:
     """Normalise ``highlight`` (a Card, a card text, or a collection of either)."""
     if highlight is None:
@@ -215,10 +234,20 @@ def _svg(
     highlight: Highlight | None,
     layout: str,
     show_title: bool,
+    targets: Targets = (),
 ) -> str:
     _check_piles(foundations)
     rows = _rows(len(columns), layout)
     marked = _highlight_set(highlight)
+    aims = _target_set(targets, len(columns))
+
+    def aim(x: float, y: float) -> str:  # a dashed gold frame: a card may go here
+        return (
+            f'<rect class="target" x="{x - 4:g}" y="{y - 4:g}" width="{_CARD_W + 8}" '
+            f'height="{_CARD_H + 8}" rx="{_RADIUS + 3}" fill="rgba(255,214,92,0.18)" '
+            f'stroke="{_TARGET}" stroke-width="3" stroke-dasharray="7 4"/>'
+        )
+
     step = _CARD_W + _GAP_X
 
     def row_width(n: int) -> int:
@@ -242,8 +271,9 @@ def _svg(
     for s, pile in enumerate(foundations):
         suit = Suit(s)
         x: float = _MARGIN + s * step
+        flag = ' data-target="true"' if suit.letter in aims else ""
         out.append(
-            f'<g class="foundation" data-foundation="{suit.letter}" data-count="{len(pile)}">'
+            f'<g class="foundation" data-foundation="{suit.letter}" data-count="{len(pile)}"{flag}>'
         )
         if not pile:
             out.append(
@@ -269,6 +299,8 @@ def _svg(
                 f'<text x="{x + _CARD_W / 2:g}" y="{y + _CARD_H + 17}" font-size="11" '
                 f'text-anchor="middle" fill="{_FELT_LINE}">{label}</text>'
             )
+        if suit.letter in aims:
+            out.append(aim(x, y))
         out.append("</g>")
     y += _CARD_H + 30
 
@@ -283,9 +315,10 @@ def _svg(
                 f'<text x="{x + _CARD_W / 2:g}" y="{y + 12}" font-size="12" '
                 f'text-anchor="middle" fill="{_FELT_LINE}">{i + 1}</text>'
             )
+            flag = ' data-target="true"' if i in aims else ""
             out.append(
                 f'<g class="column" data-col="{i}" data-row="{r}" '
-                f'data-x="{x:g}" data-y="{y + _LABEL_H}" data-size="{len(col)}">'
+                f'data-x="{x:g}" data-y="{y + _LABEL_H}" data-size="{len(col)}"{flag}>'
             )
             if not col:
                 out.append(
@@ -303,6 +336,8 @@ def _svg(
                         marked=card in marked,
                     )
                 )
+            if i in aims:
+                out.append(aim(x, y + _LABEL_H + max(len(col) - 1, 0) * _FAN))
             out.append("</g>")
         y += _LABEL_H + (height - 1) * _FAN + _CARD_H + _ROW_GAP
     total_w = inner_w + 2 * _MARGIN
@@ -359,10 +394,13 @@ def board_html(
     title: str = "",
     highlight: Highlight | None = (),
     layout: str = "row",
+    targets: Targets = (),
 ) -> str:
     """An HTML fragment for Jupyter's ``_repr_html_``: a ``<div
     class="bakers-lab-board">`` holding an optional title caption and the SVG
-    of :func:`board_svg` (same arguments).
+    of :func:`board_svg` (same arguments).  ``targets`` frames where a picked
+    card may go: column indices (0-based) and foundation piles by suit letter
+    (``"H"``); their groups carry ``data-target="true"``.
 
     >>> from bakers_lab.cards import Card
     >>> html = board_html([[Card.parse("KS")]], [(), (), (), ()], title="A & B")
@@ -370,7 +408,13 @@ def board_html(
     (True, True)
     """
     svg = _svg(
-        columns, foundations, title=title, highlight=highlight, layout=layout, show_title=False
+        columns,
+        foundations,
+        title=title,
+        highlight=highlight,
+        layout=layout,
+        show_title=False,
+        targets=targets,
     )
     caption = (
         f'<div class="bakers-lab-title" style="font-weight:bold;margin:0 0 4px 2px">'

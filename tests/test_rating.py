@@ -146,7 +146,7 @@ def test_difficulty_says_what_it_is_based_on():
     d = bl.difficulty(64)
     assert (d.tag, d.solver) == ("unwinnable", "unsolvable")
     assert d.summary() == (
-        "bakers_dozen game 64 is unwinnable: the solver proved that no sequence of moves wins"
+        "Game 64 (Baker's Dozen) is unwinnable: the solver proved that no sequence of moves wins"
     )
     d = bl.difficulty(5)
     assert d.tag == tag_of(d.won_by, d.solver, d.nodes)

@@ -48,9 +48,10 @@ def test_deal_1_is_winnable_with_its_line_a_players_loss_and_a_board():
     w = explore("1")
     want = f"Winnable: a winning line of {n} moves, replayed by the rule engine"
     assert w.message == shown(w) == want
-    assert "Game 1 of bakers_dozen: " in w.verdict.value  # with the work done
+    assert "Solved in " in w.verdict.value  # with the work done
     rating = bl.difficulty(1)  # and how hard the deal is
-    assert f"Difficulty: {html.escape(rating.summary())}" in w.verdict.value
+    seconds = w.model.solve(1, "bakers_dozen").seconds
+    assert f"Solved in {seconds:.1f} s. {html.escape(rating.summary())}." in w.verdict.value
     assert w.model.difficulty(1, "bakers_dozen") == rating
     fresh = w.model.difficulty(40_001, "bakers_dozen")  # not shipped: from the kept games
     assert fresh.source == "computed" and fresh == bl.difficulty(40_001)
@@ -158,7 +159,10 @@ def test_solving_is_announced_and_show_is_disabled_while_it_runs():
     w.verdict.observe(lambda c: seen.append((c["new"], w.show.disabled)), names="value")
     w.game.value = "1"
     messages = [re.sub(r"<[^>]+>", "", v) for v, _ in seen]
-    assert messages[0] == "Solving game 1… (at most 5,000,000 positions: up to a few seconds)"
+    assert messages[0] == "Solving game 1…"
+    assert messages[1] == (  # then, each second, the time so far
+        "Solving game 1: the solver looks at up to 5,000,000 positions (a few seconds at most)… 0 s"
+    )
     assert seen[0][1] is True  # the button is disabled while the solver runs
     assert messages[-1].startswith("Winnable: ")
     assert not w.show.disabled

@@ -1093,7 +1093,7 @@ def gbfs(b, env, budget, seed, tt_bits, max_moves, weights, trail, use_doom, aga
 RUN_DFS, RUN_RDFS, RUN_GBFS = 0, 1, 2
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # the page can tick while it runs
 def run(kind, cols, lens, piles, plen, env, budget, seed, tt_bits, max_depth, max_moves, trail, w):
     """One search from the position in the stacks (left unchanged): ``kind``
     RUN_DFS (ordered depth-first), RUN_RDFS (depth-first in a random order) or

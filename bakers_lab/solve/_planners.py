@@ -66,7 +66,7 @@ def put(tt, h1, h2):
     return np.int64(i0)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # the page can tick while it runs
 def play_search(b, env, N, W, seed, cap, patience, trail, max_moves, tt_bits, stt_bits):
     """Play one game as ``search-N`` from the position on board ``b``; returns
     (result, trail length, positions considered, decisions).
@@ -233,7 +233,7 @@ def play_search(b, env, N, W, seed, cap, patience, trail, max_moves, tt_bits, st
         home = now
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # the page can tick while it runs
 def play_undo(b, env, U, W, seed, cap, patience, rewind, trail, max_moves, tt_bits):
     """Play one game as ``undo-U`` from the position on board ``b``; returns
     (result, trail length, positions considered, decisions in the final line,

@@ -158,7 +158,7 @@ def play(
     return play_board(b, env, policy, depth, W, seed, cap, patience, trail, max_moves, tt_bits)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # the page can tick while it runs
 def play_board(b, env, policy, depth, W, seed, cap, patience, trail, max_moves, tt_bits):
     """Play one game from the position on board ``b``; returns (result, trail
     length, positions evaluated, decisions).  The trail holds every move,

@@ -1,9 +1,13 @@
 """Pieces every widget shares: the solver budget of "Can I still win?", counted nouns,
-buttons and rows of buttons, and closing a widget tree."""
+buttons and rows of buttons, closing a widget tree, and a ticking "working…" line."""
 
 from __future__ import annotations
 
+import re
+import threading
+import time
 from collections.abc import Callable, Sequence
+from html import escape
 from typing import Any
 
 import ipywidgets as widgets
@@ -13,9 +17,22 @@ import ipywidgets as widgets
 DEFAULT_BUDGET = 1_000_000
 
 
+_TEN = re.compile(r"\bT(?=[CSHD]\b)")
+
+
+def on_screen(text: object) -> str:
+    """Text for the page, tens written ``10`` as the pictures write them (the
+    notation's ``T`` is for files and the command line; both read back).
+
+    >>> on_screen("TD>JS, then KS>TD; The end")
+    '10D>JS, then KS>10D; The end'
+    """
+    return _TEN.sub("10", str(text))
+
+
 def _count(n: int, what: str = "move") -> str:
     """``1 move``, ``2 moves``."""
-    return f"{n} {what}{'' if n == 1 else 's'}"
+    return f"{n:,} {what}{'' if n == 1 else 's'}"
 
 
 def _button(description: str, icon: str = "", tooltip: str = "") -> Any:
@@ -61,3 +78,34 @@ def _close_all(widget: Any) -> None:
     for child in getattr(widget, "children", ()):
         _close_all(child)
     widget.close()
+
+
+class _Ticker:
+    """While a long computation runs in the kernel, ``html`` shows ``text`` and the
+    seconds gone by, once a second (from a thread of its own; the solver lets it
+    run).  A context manager: the last value stays until the caller writes one."""
+
+    def __init__(self, html: Any, text: str) -> None:
+        self._html = html
+        self._text = escape(text)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._tick, daemon=True)
+
+    def _tick(self) -> None:
+        t0 = time.monotonic()
+        while True:
+            seconds = time.monotonic() - t0
+            self._html.value = (
+                f'<span class="bl-busy">{self._text} <span class="bl-busy-seconds">'
+                f"{seconds:.0f} s</span></span>"
+            )
+            if self._stop.wait(1.0):
+                return
+
+    def __enter__(self) -> _Ticker:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()

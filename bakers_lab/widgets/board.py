@@ -4,11 +4,12 @@ moves it allows, :class:`Board` shows it."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from html import escape
 from typing import Any
 
 import ipywidgets as widgets
 
-from ..cards import Card
+from ..cards import Card, Suit
 from ..coach import Hint, hint
 from ..deals import Deal
 from ..game import GameState
@@ -17,7 +18,7 @@ from ..positions import start_of
 from ..rules import Rules
 from ..solve.fast import MAX_NODES
 from ..validate import as_int
-from ._common import DEFAULT_BUDGET, _button, _ButtonRow, _count
+from ._common import DEFAULT_BUDGET, _button, _ButtonRow, _count, on_screen
 
 
 # -- what an interactive board knows ------------------------------------------
@@ -41,6 +42,8 @@ class BoardModel:
         self.answer = ""
         #: The first move of the solver's winning line, from the last :meth:`ask`.
         self.hint: Move | None = None
+        #: What the last :meth:`click` did, when it did not do the obvious.
+        self.note = ""
         self._legal: list[Move] | None = None
 
     # -- reading ------------------------------------------------------------
@@ -104,6 +107,78 @@ class BoardModel:
         self._changed()
         return done
 
+    def targets(self) -> dict[int | str, Move]:
+        """Where the picked card may go: each place (a column index, or a
+        foundation pile by suit letter) and the move that takes it there,
+        found by playing the move on a copy (empty when nothing is picked)."""
+        if self.picked is None:
+            return {}
+        out: dict[int | str, Move] = {}
+        cols, piles = self.game.columns, self.game.foundations
+        for m in self.moves_for(self.picked):
+            after = self.game.copy()
+            after.play(m)
+            grown = [i for i, c in enumerate(after.columns) if len(c) > len(cols[i])]
+            place: int | str = (
+                grown[0]
+                if grown
+                else next(
+                    Suit(s).letter
+                    for s, p in enumerate(after.foundations)
+                    if len(p) > len(piles[s])
+                )
+            )
+            out.setdefault(place, m)
+        return out
+
+    def click(self, what: str) -> str:
+        """A click on the picture: ``card 7C``, ``column 3`` (0-based) or
+        ``foundation H``.  With no card picked, a card that can move is
+        picked; with one picked, a place it may go plays the move there, the
+        picked card again drops the pick, another card that can move is
+        picked instead.  Returns what happened, in words (also :attr:`note`)."""
+        kind, _, value = str(what).strip().partition(" ")
+        value = value.split(" ")[0]  # the page adds a count, so each click is new
+        self.note = ""
+        place: int | str | None = None
+        card: Card | None = None
+        try:
+            if kind == "card":
+                card = Card.parse(value)
+                place = next((i for i, c in enumerate(self.game.columns) if card in c), None)
+            elif kind == "column":
+                n = len(self.game.columns)
+                if not (value.isascii() and value.isdigit() and int(value) < n):
+                    raise ValueError(f"a column is a number from 0 to {n - 1}, not {value!r}")
+                place = int(value)
+            elif kind == "foundation":
+                place = Suit.parse(value).letter
+            else:
+                raise ValueError(f"a click names a card, a column or a foundation, not {what!r}")
+        except ValueError as exc:
+            self.note = str(exc)
+            return self.note
+        aims = self.targets()
+        if self.picked is not None and card == self.picked:
+            self.pick(None)
+        elif self.picked is not None and place in aims:
+            self.play(aims[place])
+        elif (
+            self.picked is not None
+            and isinstance(place, str)
+            and any(isinstance(a, str) for a in aims)
+        ):  # the one foundation it may go to
+            self.play(next(m for a, m in aims.items() if isinstance(a, str)))
+        elif card is not None and card in self.movable_cards():
+            self.pick(card)
+        elif self.picked is not None:
+            self.note = f"{self.picked} cannot go there"
+        elif card is not None:
+            self.note = f"{card} cannot move now: only the top card of a column moves"
+        else:
+            self.note = "pick a card that can move first"
+        return self.note
+
     def undo(self) -> Move:
         """Take back the last move played on this board."""
         if not self.played:
@@ -115,6 +190,19 @@ class BoardModel:
     def restart(self) -> None:
         """Back to the start position."""
         self.game = self.start.copy()
+        self._changed()
+
+    def load(self, position: GameState) -> None:
+        """Put ``position`` on the board: a position of this board's game (its
+        history begins with the start's), so undo goes back through its moves."""
+        before = list(self.start.history)
+        moves = list(position.history)
+        if position.rules != self.start.rules or moves[: len(before)] != before:
+            raise ValueError("that position is not one of this board's game")
+        game = self.start.copy()
+        for m in moves[len(before) :]:
+            game.play(m)
+        self.game = game
         self._changed()
 
     def ask(self, budget: int = DEFAULT_BUDGET) -> Hint:
@@ -133,6 +221,7 @@ class BoardModel:
         return h
 
     def _changed(self) -> None:
+        self.note = ""
         self.picked = None
         self.hint = None
         self.answer = ""
@@ -175,6 +264,10 @@ class Board(widgets.VBox):
         self.ask = _button("Can I still win?", "question", "ask the solver")
         self.status = widgets.HTML()
         self.answer = widgets.HTML()
+        # clicks on the picture: the app's page writes "card 7C", "column 3" or
+        # "foundation H" (and a count) here; hidden, as it is for the page only
+        self.clicks = widgets.Text(continuous_update=True, layout=widgets.Layout(display="none"))
+        self.clicks.observe(self._clicked, names="value")
         self.undo.on_click(lambda _: self._act(self.model.undo))
         self.restart.on_click(lambda _: self._act(self.model.restart))
         self.ask.on_click(lambda _: self._act(lambda: self.model.ask(self.budget)))
@@ -190,12 +283,21 @@ class Board(widgets.VBox):
                 row("to:", self.targets),
                 row("All legal moves:", self.legal),
                 widgets.HBox([self.undo, self.restart, self.ask, self.answer]),
+                self.clicks,
             ]
         )
         self.add_class("bl-board")  # CSS hooks, as in Replay
-        for name in ("cards", "targets", "legal", "status"):
+        for name in ("cards", "targets", "legal", "status", "clicks"):
             getattr(self, name).add_class(f"bl-board-{name}")
         self._refresh()
+
+    def load(self, position: GameState) -> None:
+        """Show ``position`` (see :meth:`BoardModel.load`) and play on from it."""
+        self._act(lambda: self.model.load(position))
+
+    def _clicked(self, change: dict[str, Any]) -> None:
+        if change["new"]:
+            self._act(lambda: self.model.click(change["new"]))
 
     def _pick(self, text: str) -> None:
         card = Card.parse(text)
@@ -213,16 +315,19 @@ class Board(widgets.VBox):
         m = self.model
         over = m.over
         marked = [c for c in (m.picked, m.hint.card if m.hint else None) if c is not None]
-        self.board.value = m.game.to_html(layout=self._layout, highlight=marked or None)
-        picked = str(m.picked) if m.picked is not None else None
-        cards = [] if m.won else [str(c) for c in m.movable_cards()]
+        self.board.value = m.game.to_html(
+            layout=self._layout, highlight=marked or None, targets=list(m.targets())
+        )
+        picked = on_screen(m.picked) if m.picked is not None else None
+        cards = [] if m.won else [on_screen(c) for c in m.movable_cards()]
         self._cards.show(cards, disabled=m.won, selected=picked)
-        targets = [str(x) for x in m.moves_for(m.picked)] if m.picked is not None else []
+        targets = [on_screen(x) for x in m.moves_for(m.picked)] if m.picked is not None else []
         self._targets.show(targets, disabled=m.won)
-        legal = [] if m.won else [str(x) for x in m.legal_moves()]
-        self._legal.show(legal, disabled=m.won, selected=str(m.hint) if m.hint else None)
+        legal = [] if m.won else [on_screen(x) for x in m.legal_moves()]
+        self._legal.show(legal, disabled=m.won, selected=on_screen(m.hint) if m.hint else None)
         self.undo.disabled = m.played == 0
         self.restart.disabled = m.played == 0
         self.ask.disabled = over
-        self.status.value = f"<b>{m.status()}</b>" if over else m.status()
-        self.answer.value = m.answer
+        status = on_screen(m.status() + (f" ({m.note})" if m.note else ""))
+        self.status.value = f"<b>{status}</b>" if over else status
+        self.answer.value = escape(on_screen(m.answer))

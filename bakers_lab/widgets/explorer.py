@@ -14,14 +14,15 @@ import ipywidgets as widgets
 from ..deals import DealError, deal, read_game_number
 from ..game import GameState
 from ..rating import RATERS, Difficulty, rated, tag_of
-from ..rules import rules, variant_names
+from ..rules import rules, title, variant_names
 from ..shuffles import MAX_GAME_NUMBER
 from ..solve.fast import DEFAULT_MAX_NODES, MAX_NODES, SolveResult, solve
 from ..solve.players import GameRecord, play
 from ..validate import as_int, describe
-from ._common import _close_all, _count
+from ._common import _close_all, _count, _Ticker, on_screen
 from .board import Board
 from .replay import Replay
+from .review import YourGame
 
 # -- what the game explorer knows ---------------------------------------------
 #: Deals nobody has shown won or proven lost, by (variant, number): who listed them.
@@ -285,10 +286,10 @@ class GameExplorer(widgets.VBox):
             layout=widgets.Layout(width="22em"),
         )
         self.variant = widgets.Dropdown(
-            options=variant_names(),
+            options=[(title(rules(name)), name) for name in variant_names()],
             value=variant,
             description="Variant",
-            layout=widgets.Layout(width="18em"),
+            layout=widgets.Layout(width="30em"),
         )
         self.show = widgets.Button(
             description="Show",
@@ -309,6 +310,7 @@ class GameExplorer(widgets.VBox):
         self.replay: Replay | None = None
         self.player_replay: Replay | None = None
         self.board: Board | None = None
+        self.your_game: YourGame | None = None
         # where the shown game's widgets go: the winning line (or the deal), the
         # player's replay (under the player's controls), the board
         self._line_page, self._player_box, self._board_page = (widgets.VBox() for _ in range(3))
@@ -385,19 +387,19 @@ class GameExplorer(widgets.VBox):
         self._shown = None
         self.tabs.layout.display = "none"
         self.show.disabled = True
-        self._say(
-            f"Solving game {number}… (at most {self.model.budget:,} positions: "
-            f"up to a few seconds)",
-            tone="#888888",
-        )
+        self._say(f"Solving game {number}…", tone="#888888")
         try:
-            result = self.model.solve(number, variant)
+            with _Ticker(
+                self.verdict,
+                f"Solving game {number}: the solver looks at up to {self.model.budget:,} "
+                f"positions (a few seconds at most)…",
+            ):
+                result = self.model.solve(number, variant)
             self._say(
                 self.model.verdict(result),
                 tone=_TONE[result.outcome],
-                detail=f"Game {number} of {escape(variant)}: {result.nodes:,} positions "
-                f"searched in {result.seconds:.1f} s. Difficulty: "
-                f"{escape(self.model.difficulty(number, variant).summary())}",
+                detail=f"Solved in {result.seconds:.1f} s. "
+                f"{escape(self.model.difficulty(number, variant).summary())}.",
             )
             if result.solved:
                 self.replay = Replay(result, layout=self._layout(variant))
@@ -411,8 +413,16 @@ class GameExplorer(widgets.VBox):
                 picture = widgets.HTML(start.to_html(layout=self._layout(variant)))
                 self._place(self._line_page, note, picture)
                 self.tabs.set_title(0, "The deal")
-            self.board = Board(number, variant=variant, layout=self._layout(variant))
-            self._place(self._board_page, self.board)
+            self.board = Board(
+                number, variant=variant, layout=self._layout(variant), budget=self.model.budget
+            )
+            self.your_game = YourGame(
+                self.board,
+                budget=self.model.budget,
+                solver_moves=len(result.moves) if result.solved else None,
+                layout=self._layout(variant),
+            )
+            self._place(self._board_page, self.board, self.your_game)
             self._shown = (number, variant)
             self._show_player(result)
             self.tabs.layout.display = None
@@ -428,8 +438,8 @@ class GameExplorer(widgets.VBox):
         number, variant = self._shown
         if result is None:
             result = self.model.solve(number, variant)  # kept: free
-        self.player_text.value = f"Playing game {number} as {escape(self.player.value)}…"
-        game = self.model.play(number, variant, self.player.value)
+        with _Ticker(self.player_text, f"Playing game {number} as {self.player.value}…"):
+            game = self.model.play(number, variant, self.player.value)
         self.player_replay = Replay(game, layout=self._layout(variant))
         self._place(self._player_box, self.player_replay)
-        self.player_text.value = escape(ExplorerModel.player_summary(game, result))
+        self.player_text.value = escape(on_screen(ExplorerModel.player_summary(game, result)))

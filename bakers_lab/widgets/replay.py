@@ -21,7 +21,7 @@ from ..rules import title
 from ..solve.fast import MAX_NODES, SolveResult
 from ..solve.players import GameRecord
 from ..validate import as_bool, as_int, describe
-from ._common import DEFAULT_BUDGET, _button, _count
+from ._common import DEFAULT_BUDGET, _button, _count, on_screen
 
 #: How a replayed game ended (``ended`` of a GameRecord or survey row, or a
 #: SolveResult's outcome), in words; ``{n}`` is the number of moves.
@@ -221,18 +221,20 @@ class ReplayModel:
         moves``; at the last step followed by the outcome."""
         k = self._step(k)
         m = self.move(k)
-        text = f"start: 0 of {self.n} moves" if m is None else f"move {k} of {self.n}: {m}"
+        text = (
+            f"start: 0 of {self.n} moves" if m is None else f"move {k} of {self.n}: {on_screen(m)}"
+        )
         if self.is_marked(k):
             text += f" ⚑ {self.mark_note}"
         if k == self.n:
             text += f" — {self.outcome}"
-        return text
+        return on_screen(text)
 
     def labels(self) -> list[str]:
         """One label per step for a move list: ``start``, ``1. AD>F``, … (⚑ on the mark)."""
         out = ["start"]
         for i, m in enumerate(self.moves):
-            out.append(f"{i + 1}. {m}" + (" ⚑" if i == self.mark else ""))
+            out.append(f"{i + 1}. {on_screen(m)}" + (" ⚑" if i == self.mark else ""))
         return out
 
     def position(self, k: int) -> GameState:
@@ -309,7 +311,7 @@ class Replay(widgets.VBox):
         if find_loss and mark is None and model.lost:
             self.explanation = e = model.explain(budget)
             model = model.with_loss(e)
-            self.loss.value = f"Where it was lost: {escape(e.summary())}"
+            self.loss.value = f"Where it was lost: {escape(on_screen(e.summary()))}"
         self.model = model
         self._layout = layout
         n = model.n
@@ -346,11 +348,14 @@ class Replay(widgets.VBox):
             [self.first, self.back, self.next, self.last, self.play],
             layout=widgets.Layout(flex_flow="row wrap"),  # wraps rather than cut labels
         )
-        left = widgets.VBox([self.board, controls, self.slider, self.speed, self.line, self.loss])
-        super().__init__([widgets.HBox([left, self.moves])])
+        # the picture on the left; beside it what steps it, so a screen shows both
+        side = widgets.VBox([self.line, controls, self.slider, self.speed, self.moves, self.loss])
+        super().__init__([widgets.HBox([self.board, side])])
         # CSS classes: hooks for pages' styles and the browser tests
         self.add_class("bl-replay")
         self.line.add_class("bl-replay-line")
+        for name in ("first", "back", "next", "last"):  # the page's arrow keys press them
+            getattr(self, name).add_class(f"bl-{name}")
         self._draw(0)
 
     @property

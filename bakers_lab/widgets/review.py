@@ -1,0 +1,259 @@
+"""Your own game, explained: where a game you played (or pasted) was lost, the line
+that still won from the position before, and "continue from here".
+
+:class:`ReviewModel` knows what the app says of a game: it replays the moves,
+asks :func:`~bakers_lab.coach.explain` which move lost it, and puts the answer
+in players' words.  :class:`YourGame` shows it under a :class:`~.board.Board`:
+a "Where did I lose?" button for the moves played on the board, a box to paste
+a move list, your game's replay with the losing move flagged, the winning line
+from the position before it, and "Continue from here" under each replay, which
+puts that position on the board to play on.
+
+>>> import bakers_lab as bl
+>>> ReviewModel(bl.deal(1), "").message
+'You have not played a move yet: play some on the board, or paste a game below.'
+>>> ReviewModel(bl.deal(1), "AD>F KS>F").message
+'Cannot replay these moves: move 2 of 2, KS>F, is illegal there: KS is not at the top of its column'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+from typing import Any
+
+import ipywidgets as widgets
+
+from ..coach import ExplainError, Explanation, position_after
+from ..deals import Deal
+from ..game import GameState
+from ..moves import Move
+from ..positions import move_list, start_of
+from ..solve.fast import DEFAULT_MAX_NODES, MAX_NODES
+from ..validate import as_int
+from ._common import _button, _close_all, _count, _Ticker, on_screen
+from .board import Board
+from .replay import Replay, ReplayModel
+
+__all__ = ["ReviewModel", "YourGame"]
+
+
+class ReviewModel:
+    """What the app says of a game played from ``start`` (a Deal, a GameState or
+    a game number of Baker's Dozen) through ``moves`` (a move list in any form
+    :func:`~bakers_lab.positions.move_list` reads).
+
+    Building it only checks the moves: :attr:`message` names the first illegal
+    one, and :attr:`ok` is False.  :meth:`explain` asks the solver (each
+    position within ``budget`` nodes) and fills in :attr:`explanation`,
+    :attr:`yours` (the replay, the losing move marked) and :attr:`line` (the
+    winning line from the position before it, or from the last position of a
+    game not lost yet).  ``solver_moves`` is the length of the solver's own
+    winning line, for a game you won.
+    """
+
+    def __init__(
+        self,
+        start: Deal | GameState | int,
+        moves: str | Sequence[Move | str],
+        *,
+        budget: int = DEFAULT_MAX_NODES,
+        solver_moves: int | None = None,
+    ) -> None:
+        self.start = start_of(start, who="the review")[0]
+        self.budget = as_int(budget, "budget", low=1, high=MAX_NODES)
+        self.solver_moves = solver_moves
+        self.explanation: Explanation | None = None
+        self.yours: ReplayModel | None = None
+        self.line: ReplayModel | None = None
+        #: The step of :attr:`yours` where :attr:`line` starts.
+        self.line_from = 0
+        try:
+            position_after(self.start, moves)  # the first illegal move, in the CLI's words
+        except ExplainError as exc:
+            self.ok = False
+            self.message = f"Cannot replay these moves: {exc}"
+            return
+        self.ok = True
+        self.yours = ReplayModel(self.start, move_list(moves))
+        n = self.yours.n
+        if n == 0:
+            self.message = (
+                "You have not played a move yet: play some on the board, or paste a game below."
+            )
+        elif self.yours.final.is_won:
+            theirs = (
+                f"; the solver's winning line has {_count(self.solver_moves)}"
+                if self.solver_moves is not None
+                else ""
+            )
+            self.message = f"You won: all cards home in {_count(n)}{theirs}."
+        else:
+            self.message = ""  # explain() says
+
+    @property
+    def needs_solver(self) -> bool:
+        """True when the game can be explained and has not been yet."""
+        y = self.yours
+        return y is not None and y.n > 0 and not y.final.is_won and self.explanation is None
+
+    def explain(self) -> Explanation | None:
+        """Ask the solver where the game was lost (once); ``None`` when there is
+        nothing to ask (illegal moves, no move, a won game)."""
+        if not self.needs_solver:
+            return self.explanation
+        assert self.yours is not None
+        yours = self.yours
+        e = yours.explain(self.budget)
+        self.explanation = e
+        n = yours.n
+        if e.status == "lost_at":
+            assert e.index is not None and e.move is not None
+            self.yours = yours.with_loss(e)
+            self.line_from = e.index
+            self.line = ReplayModel(yours.position(e.index), list(e.winning_line), ended="solved")
+            self.message = (
+                f"Move {e.index + 1} of {n}, {e.move}, lost the game: before it the deal could "
+                f"still be won, after it no sequence of moves wins. {e.winning_line[0]} there "
+                f"instead still wins: the winning line below has {_count(len(e.winning_line))}."
+            )
+        elif e.status == "still_winnable":
+            self.line_from = n
+            self.line = ReplayModel(yours.final, list(e.winning_line), ended="solved")
+            self.message = (
+                f"You have not lost: after your {_count(n)} the game can still be won. "
+                f"The winning line below ({_count(len(e.winning_line))}) starts where you are."
+            )
+        elif e.status == "never_winnable":
+            self.message = (
+                "This deal could never be won: the solver proved that no sequence of moves "
+                "wins it, so none of your moves lost it."
+            )
+        else:
+            self.message = (
+                f"Not settled: {e.summary()}. A longer search may settle it: save the moves to "
+                f"a file and run bakers-lab explain N --moves FILE --max-nodes 50000000."
+            )
+        return e
+
+    def __repr__(self) -> str:
+        moves = self.yours.n if self.yours is not None else "illegal"
+        return f"<ReviewModel: {moves} moves; {self.message or 'not explained yet'}>"
+
+
+class YourGame(widgets.VBox):
+    """Your game under a :class:`~.board.Board`: "Where did I lose?" for the moves
+    played on ``board``, a box to paste a move list (``paste``, then ``replay``),
+    and the answer: ``message``, your game's replay and the winning line
+    (``yours`` and ``line``, :class:`~.replay.Replay` widgets, or None), each
+    with a "Continue from here" button that puts its position on the board.
+
+    ``budget`` is the solver's node budget per position (the explorer's, so its
+    answers agree with the verdict); ``solver_moves`` the length of the solver's
+    winning line, for a game won.
+    """
+
+    def __init__(
+        self,
+        board: Board,
+        *,
+        budget: int = DEFAULT_MAX_NODES,
+        solver_moves: int | None = None,
+        layout: str = "row",
+    ) -> None:
+        self.board_widget = board
+        self.budget = as_int(budget, "budget", low=1, high=MAX_NODES)
+        self.solver_moves = solver_moves
+        self._layout = layout
+        self.review: ReviewModel | None = None
+        self.yours: Replay | None = None
+        self.line: Replay | None = None
+        self.where = _button("Where did I lose?", "search", "which of your moves lost the game")
+        self.where.button_style = "warning"
+        self.paste = widgets.Textarea(
+            placeholder="Paste a game: moves like AD>F 7C>8H 10H>E, separated by spaces, "
+            "commas or line breaks",
+            layout=widgets.Layout(width="36em", height="4.5em"),
+        )
+        self.replay_pasted = _button("Replay this game", "play", "check the moves and replay them")
+        self.message = widgets.HTML()
+        self._answer = widgets.VBox()
+        self.where.on_click(lambda _: self._review(list(self.board_widget.model.game.history)))
+        self.replay_pasted.on_click(lambda _: self._review(self.paste.value, pasted=True))
+        super().__init__(
+            [
+                widgets.HBox([self.where, self.message]),
+                widgets.HBox([self.paste, self.replay_pasted]),
+                self._answer,
+            ]
+        )
+        self.add_class("bl-review")
+        self.message.add_class("bl-review-message")
+        self.paste.add_class("bl-review-paste")
+
+    def _say(self, text: str, *, strong: bool = False) -> None:
+        body = f"<b>{escape(on_screen(text))}</b>" if strong else escape(on_screen(text))
+        self.message.value = f'<div style="max-width:44em;line-height:1.4">{body}</div>'
+
+    def _review(self, moves: str | Sequence[Move | str], *, pasted: bool = False) -> None:
+        """Check and explain ``moves``; with ``pasted``, a legal list goes on the board."""
+        start = self.board_widget.model.start
+        review = ReviewModel(start, moves, budget=self.budget, solver_moves=self.solver_moves)
+        self.review = review
+        self._place()
+        if not review.ok:
+            self._say(review.message, strong=True)
+            return
+        if pasted and review.yours is not None:
+            self.board_widget.load(review.yours.final)
+        if review.needs_solver:
+            self.where.disabled = self.replay_pasted.disabled = True
+            try:
+                with _Ticker(self.message, "Looking for the move that lost the game…"):
+                    review.explain()
+            finally:
+                self.where.disabled = self.replay_pasted.disabled = False
+        self._say(review.message, strong=True)
+        self._show(review)
+
+    def _show(self, review: ReviewModel) -> None:
+        parts: list[Any] = []
+        if review.yours is not None and review.yours.n:
+            self.yours = Replay(review.yours, layout=self._layout, find_loss=False)
+            self.yours.add_class("bl-review-yours")
+            parts.append(self._with_continue("Your game", self.yours))
+            if review.yours.mark is not None:
+                self.yours.slider.value = review.yours.mark + 1  # right after the losing move
+        if review.line is not None:
+            self.line = Replay(review.line, layout=self._layout, find_loss=False)
+            self.line.add_class("bl-review-line")
+            where = (
+                f"before your move {review.line_from + 1}"
+                if review.yours is not None and review.yours.mark is not None
+                else "from where you are"
+            )
+            parts.append(self._with_continue(f"The winning line {where}", self.line))
+        self._place(*parts)
+
+    def _with_continue(self, heading: str, replay: Replay) -> Any:
+        go = _button("Continue from here", "hand-pointer", "play on from the position shown")
+        go.add_class("bl-review-continue")
+        go.on_click(lambda _b: self._continue(replay))
+        return widgets.VBox([widgets.HTML(f"<b>{escape(heading)}</b>"), replay, go])
+
+    def _continue(self, replay: Replay) -> None:
+        position = replay.model.position(replay.step)
+        self.board_widget.load(position)
+        self._say(
+            f"The board above now shows this position ({_count(len(position.history))} "
+            f"played): play on from there.",
+            strong=True,
+        )
+
+    def _place(self, *children: Any) -> None:
+        old = self._answer.children
+        self._answer.children = children
+        for w in old:
+            _close_all(w)
+        if not children:
+            self.yours = self.line = None
