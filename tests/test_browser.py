@@ -91,7 +91,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def server(command: list[str], ready_url: str, log: Path, **kwargs) -> Iterator[None]:
+def server(
+    command: list[str], ready_url: str, log: Path, **kwargs
+) -> Iterator[subprocess.Popen[bytes]]:
     """Run a server in a process group of its own until ``ready_url`` answers (with
     any HTTP status); stop it and the kernels it started afterwards, whatever happened."""
     with log.open("wb") as out:
@@ -114,7 +116,7 @@ def server(command: list[str], ready_url: str, log: Path, **kwargs) -> Iterator[
                             f"no answer at {ready_url} in {START} s:\n{log.read_text()}"
                         ) from None
                     time.sleep(0.5)
-            yield
+            yield proc
         finally:
             if proc.poll() is None:
                 os.killpg(proc.pid, signal.SIGTERM)  # the group started above, by its id
@@ -199,58 +201,196 @@ def test_jupyterlab_runs_the_replay_notebook_and_steps_the_replay(page, tmp_path
         assert errors.count() == 0, errors.all_inner_texts()
 
 
-# -- the web app ----------------------------------------------------------------
-def test_web_app_shows_a_verdict_steps_the_replay_and_plays_a_move(page, tmp_path):
-    from playwright.sync_api import expect
+#: careful's game of deal 4 up to the move that loses it (move 14, 3D>4H).
+LOSING_14 = "AH>F AC>F 2C>F 5S>6S TD>JS 9D>TD AS>F 2S>F 3S>F JH>QC AD>F QH>KS JH>QH 3D>4H"
+APP_VIEW = {"width": 1280, "height": 800}
 
+
+def kernels_of(pid: int) -> int:
+    """Kernel processes descended from process ``pid`` (read from /proc)."""
+    parent: dict[int, int] = {}
+    kernel: set[int] = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmd = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        parent[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+        if b"ipykernel" in cmd:
+            kernel.add(int(entry.name))
+
+    def under(p: int) -> bool:
+        while p > 1:
+            p = parent.get(p, 0)
+            if p == pid:
+                return True
+        return False
+
+    return sum(1 for k in kernel if under(k))
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    """``bakers-lab app`` on a free port: (its address, its process id)."""
+    tmp = tmp_path_factory.mktemp("app")
     port = free_port()
     base = f"http://127.0.0.1:{port}/"
     command = [sys.executable, "-m", "bakers_lab.cli", "app", "--port", str(port), "--no-browser"]
-    with server(command, base + "voila/static/", tmp_path / "app.log", cwd=tmp_path):
-        # Voilà's page scrolls inside itself, so the screenshots take a tall window
-        page.set_viewport_size({"width": VIEWPORT["width"], "height": 1500})
-        page.goto(base)
-        explorer = page.locator(".bl-explorer")
-        box = explorer.locator(".bl-explorer-game input")
-        verdict = explorer.locator(".bl-explorer-verdict")
-        expect(verdict).to_contain_text("Type a PySolFC game number")
-        shoot(page, "app_start")
+    with server(command, base + "voila/static/", tmp / "app.log", cwd=tmp) as proc:
+        yield base, proc.pid
 
-        box.fill("abc")
-        box.press("Enter")
-        expect(verdict).to_contain_text("A game number is a whole number from 1 to")
-        shoot(page, "app_bad_number")
 
-        box.fill("1")
-        explorer.locator("button", has_text=re.compile("^ *Show$")).click()
-        expect(verdict).to_contain_text(
-            "Winnable: a winning line of 73 moves, replayed by the rule engine"
+def open_app(page, base):
+    page.set_viewport_size(APP_VIEW)
+    page.goto(base)
+    explorer = page.locator(".bl-explorer")
+    explorer.wait_for()
+    return explorer
+
+
+def show_game(page, explorer, number: str):
+    from playwright.sync_api import expect
+
+    box = explorer.locator(".bl-explorer-game input")
+    box.fill(number)
+    box.press("Enter")
+    expect(explorer.locator(".bl-replay-line").first).to_contain_text("start: 0 of")
+
+
+def within_screen(locator) -> bool:
+    box = locator.bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= APP_VIEW["height"]
+
+
+def test_web_app_verdict_fits_the_screen_and_arrow_keys_step(page, app):
+    from playwright.sync_api import expect
+
+    base, _ = app
+    explorer = open_app(page, base)
+    verdict = explorer.locator(".bl-explorer-verdict")
+    expect(verdict).to_contain_text("Type a PySolFC game number")
+    shoot(page, "app_start")
+    box = explorer.locator(".bl-explorer-game input")
+    box.fill("abc")
+    box.press("Enter")
+    expect(verdict).to_have_text(
+        "A game number is a whole number from 1 to 99999999999999999999 (10^20 − 1), not 'abc'"
+    )
+    shoot(page, "app_bad_number")
+
+    show_game(page, explorer, "1")
+    expect(verdict).to_contain_text("Winnable: a winning line of 73 moves, replayed by the rule")
+    replay = explorer.locator(".bl-replay").first
+    picture, line = replay.locator(".bakers-lab-board"), replay.locator(".bl-replay-line")
+    # the board, the step controls and the move list, all on the screen at 1280 x 800
+    for part in (picture, replay.locator("button.bl-next"), replay.locator("select")):
+        assert within_screen(part), part
+    title = picture.locator(".bakers-lab-title")
+    expect(title).to_have_text("Game 1 (Baker's Dozen)")
+    shoot(page, "app_winning_line")
+    before = picture.inner_html()
+    picture.click()  # off the number box: arrow keys step the replay wherever else the focus is
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    expect(line).to_have_text(re.compile(r"^move 2 of 73: \w+>\w+$"))
+    expect(title).to_have_text("Game 1 (Baker's Dozen), after 2 moves")
+    page.keyboard.press("ArrowLeft")
+    expect(line).to_have_text(re.compile(r"^move 1 of 73: "))
+    assert picture.inner_html() != before
+    page.keyboard.press("End")
+    expect(line).to_contain_text("move 73 of 73")
+    shoot(page, "app_winning_line_end")
+
+    page.get_by_role("tab", name="A player's game").click()
+    expect(explorer.get_by_text("The careful player got stuck after")).to_be_visible()
+    shoot(page, "app_player")
+    assert page.refused == []  # every request went to 127.0.0.1
+
+
+def test_web_app_plays_by_clicking_cards_and_says_where_you_lost(page, app):
+    from playwright.sync_api import expect
+
+    import bakers_lab as bl
+    from bakers_lab.widgets import BoardModel
+
+    base, _ = app
+    explorer = open_app(page, base)
+    show_game(page, explorer, "4")
+    page.get_by_role("tab", name="Play it yourself").click()
+    board = explorer.locator(".bl-board")
+    svg, status = board.locator(".bakers-lab-svg"), board.locator(".bl-board-status")
+    expect(status).to_have_text(re.compile(r"^0 moves played; \d+ legal moves: pick a card$"))
+    shoot(page, "app_play_start")
+    model = BoardModel(bl.deal(4))  # where each move's target is on the picture
+    for k, text in enumerate(LOSING_14.split(), start=1):
+        move = bl.Move.parse(text)
+        svg.locator(f'[data-card="{move.card}"]').click()
+        expect(status).to_contain_text(f"{str(move.card).replace('T', '10')} picked")
+        if k == 5:
+            shoot(page, "app_play_picked")  # the card outlined, its places framed
+            assert svg.locator('[data-target="true"]').count() >= 1
+        model.pick(move.card)
+        place = next(p for p, m in model.targets().items() if m == move)
+        where = (
+            f'[data-col="{place}"]' if isinstance(place, int) else f'[data-foundation="{place}"]'
         )
-        replay = explorer.locator(".bl-replay").first
-        line = replay.locator(".bl-replay-line")
-        expect(line).to_have_text("start: 0 of 73 moves")
-        picture = replay.locator(".bakers-lab-board")
-        before = picture.inner_html()
-        replay.locator("button", has_text="next").click()
-        expect(line).to_have_text(re.compile(r"^move 1 of 73: \w\w>\w+$"))
-        assert picture.inner_html() != before
-        shoot(page, "app_winning_line")
+        svg.locator(where).click()
+        model.play(move)
+        expect(status).to_contain_text(f"{k} move{'s' if k > 1 else ''} played")
+    shoot(page, "app_play_lost")
 
-        page.get_by_role("tab", name="A player's game").click()
-        expect(explorer.get_by_text("The careful player got stuck after")).to_be_visible()
-        shoot(page, "app_player")
+    explorer.locator("button", has_text="Where did I lose?").click()
+    message = explorer.locator(".bl-review-message")
+    expect(message).to_contain_text("Move 14 of 14, 3D>4H, lost the game")
+    yours = explorer.locator(".bl-review-yours")
+    expect(yours.locator(".bl-replay-line")).to_contain_text("move 14 of 14: 3D>4H ⚑")
+    line = explorer.locator(".bl-review-line")
+    line_text = line.locator(".bl-replay-line")
+    expect(line_text).to_contain_text("start: 0 of ")
+    line.locator("button.bl-next").click()
+    line.locator("button.bl-next").click()
+    expect(line_text).to_contain_text("move 2 of ")
+    line.scroll_into_view_if_needed()
+    shoot(page, "app_where_lost")
+    explorer.locator(".bl-review-continue").nth(1).click()  # play on from the line's move 2
+    expect(status).to_contain_text("15 moves played")
+    expect(message).to_contain_text("now shows this position (15 moves played)")
+    assert page.refused == []
 
-        page.get_by_role("tab", name="Play it yourself").click()
-        board = explorer.locator(".bl-board")
-        status = board.locator(".bl-board-status")
-        expect(status).to_have_text(re.compile(r"^0 moves played; \d+ legal moves: pick a card$"))
-        drawing = board.locator(".bakers-lab-board")
-        before = drawing.inner_html()
-        board.locator(".bl-board-cards button", has_text=re.compile("^AD$")).click()
-        expect(status).to_have_text("AD picked: choose where it goes")
-        board.locator(".bl-board-targets button", has_text=re.compile("^AD>F$")).click()
-        expect(status).to_have_text(re.compile(r"^1 move played, last AD>F; "))
-        after = drawing.inner_html()
-        assert after != before
-        assert 'data-foundation="D" data-count="1"' in after
-        shoot(page, "app_board")
+
+def test_web_app_names_the_first_illegal_move_of_a_pasted_game(page, app):
+    from playwright.sync_api import expect
+
+    base, _ = app
+    explorer = open_app(page, base)
+    show_game(page, explorer, "4")
+    page.get_by_role("tab", name="Play it yourself").click()
+    paste = explorer.locator(".bl-review-paste textarea")
+    paste.fill("1. AH>F\n2. AC>F\n3. 10s>js")
+    explorer.locator("button", has_text="Replay this game").click()
+    message = explorer.locator(".bl-review-message")
+    expect(message).to_have_text(
+        "Cannot replay these moves: move 3 of 3, 10s>js, is illegal there: 10S is not at the top "
+        "of its column"
+    )
+    paste.scroll_into_view_if_needed()
+    shoot(page, "app_paste_illegal")
+    assert page.refused == []
+
+
+def test_web_app_ends_the_kernel_of_a_closed_page(browser, app):
+    base, pid = app
+    for _ in range(10):
+        context = browser.new_context(viewport=APP_VIEW)
+        page = context.new_page()
+        page.goto(base)
+        page.locator(".bl-explorer").wait_for(timeout=STEP_MS)
+        page.close(run_before_unload=True)  # as a person closes the tab
+        context.close()
+    deadline = time.monotonic() + 30
+    while kernels_of(pid) > 2 and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert kernels_of(pid) <= 2

@@ -192,12 +192,19 @@ def test_clicks_on_the_picture_pick_a_card_frame_its_targets_and_play_it():
 def test_clicks_that_cannot_be_played_say_why():
     b = BoardModel(bl.deal(1))
     assert b.click("card JH") == "JH cannot move now: only the top card of a column moves"
+    assert b.click("foundation D") == "pick a card that can move first"  # an empty pile
     assert b.click("column 0") == "pick a card that can move first"
     b.click("card AD")
     assert b.click("column 0") == "AD cannot go there"
     assert b.picked == bl.Card.parse("AD") and b.played == 0
     assert b.click("column 13") == "a column is a number from 0 to 12, not '13'"
     assert b.click("zz") == "a click names a card, a column or a foundation, not 'zz'"
+    b.click("foundation D")  # AD goes home; its pile's card stays there
+    assert b.click("foundation D") == "AD cannot leave its foundation now"
+    r = BoardModel(bl.deal(1, "bakers_dozen_return"))  # where cards come back, it is picked
+    r.click("card AD")
+    r.click("foundation D")
+    assert r.click("foundation D") == "" and r.targets() == {11: bl.Move.parse("AD>2D")}
     assert b.click("card XX") == "not a card: 'XX' (expected rank then suit, like '7C' or '10♥')"
 
 

@@ -153,6 +153,9 @@ class BoardModel:
                 place = int(value)
             elif kind == "foundation":
                 place = Suit.parse(value).letter
+                pile = self.game.foundations[Suit.parse(value)]
+                if self.picked is None and pile:  # its top card, where cards may come back
+                    card = pile[-1]
             else:
                 raise ValueError(f"a click names a card, a column or a foundation, not {what!r}")
         except ValueError as exc:
@@ -173,6 +176,8 @@ class BoardModel:
             self.pick(card)
         elif self.picked is not None:
             self.note = f"{self.picked} cannot go there"
+        elif card is not None and kind == "foundation":
+            self.note = f"{card} cannot leave its foundation now"
         elif card is not None:
             self.note = f"{card} cannot move now: only the top card of a column moves"
         else:
@@ -277,8 +282,8 @@ class Board(widgets.VBox):
 
         super().__init__(
             [
+                self.status,  # above the picture: what the last click did stays in sight
                 self.board,
-                self.status,
                 row("Move a card:", self.cards),
                 row("to:", self.targets),
                 row("All legal moves:", self.legal),

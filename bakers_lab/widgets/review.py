@@ -238,6 +238,7 @@ class YourGame(widgets.VBox):
     def _with_continue(self, heading: str, replay: Replay) -> Any:
         go = _button("Continue from here", "hand-pointer", "play on from the position shown")
         go.add_class("bl-review-continue")
+        go.layout.align_self = "flex-start"  # a button, not a bar across the page
         go.on_click(lambda _b: self._continue(replay))
         return widgets.VBox([widgets.HTML(f"<b>{escape(heading)}</b>"), replay, go])
 
