@@ -1,4 +1,4 @@
-"""The board text format of RULES.md (what ``fc-solve -g bakers_dozen`` reads).
+"""The board text format of docs/rules.md (what ``fc-solve -g bakers_dozen`` reads).
 
 One column per line, deepest card first, playable card last; an optional
 first line ``Foundations: H-5 C-A D-0 S-0``; an empty column is an empty line

@@ -147,7 +147,7 @@ class Deal:
 
     # -- board text --------------------------------------------------------
     def to_text(self) -> str:
-        """The board text format of RULES.md (read by ``fc-solve``)."""
+        """The board text format of docs/rules.md (read by ``fc-solve``)."""
         heights = {Suit(s): len(p) for s, p in enumerate(self.foundations) if p}
         return format_board(self.columns, heights)
 
@@ -359,7 +359,7 @@ def deal(number: int, variant: str | Rules = "bakers_dozen") -> Deal:
     """PySolFC's game ``number`` of a variant, exactly as PySolFC deals it.
 
     Games 1 … 31999 use the Microsoft generator, later numbers Python's
-    Mersenne Twister (RULES.md).  Then the variant's hooks: Kings to the
+    Mersenne Twister (docs/rules.md).  Then the variant's hooks: Kings to the
     bottom by PySolFC's swap (``king_step``), the first ``aces_at_start`` Aces
     met in the talon moved to be dealt last, onto their foundations.
 

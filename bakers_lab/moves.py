@@ -1,4 +1,4 @@
-"""Moves and their notation (RULES.md, "Move notation").
+"""Moves and their notation (docs/rules.md, "Move notation").
 
 A move is written ``CARD>DEST``: the card that moves, then the card it lands
 on (``7C>8H``), ``F`` for its foundation (``AS>F``; ``2H>FS`` names the pile by

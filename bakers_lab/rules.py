@@ -1,7 +1,7 @@
-"""The rules record and the named presets of RULES.md.
+"""The rules record and the named presets of docs/rules.md.
 
 Every variant is data: one frozen :class:`Rules` record with a field per rule
-column of RULES.md.  Code never asks "is this Good Measure?"; it asks the
+column of docs/rules.md.  Code never asks "is this Good Measure?"; it asks the
 record ("how many columns?", "what does an empty column take?").
 
 >>> r = rules("good_measure")
@@ -62,7 +62,7 @@ class UnknownVariantError(RulesError, KeyError):
 class Rules:
     """One complete rule set; the presets are just names for records.
 
-    Fields (one per column of RULES.md's variant table):
+    Fields (one per column of docs/rules.md's variant table):
 
     - ``columns`` × ``cards_per_column``: the tableau at the deal.
     - ``king_step``: at the deal, Kings go to the bottom of their column.
@@ -155,7 +155,7 @@ _PRESET_LIST = (
     Rules(name="house_sequences", move_unit="sequence"),
 )
 
-#: The named presets of RULES.md, by name (read-only).
+#: The named presets of docs/rules.md, by name (read-only).
 PRESETS: Mapping[str, Rules] = MappingProxyType({r.name: r for r in _PRESET_LIST})
 
 #: Each preset's name in players' words, for pictures and captions.
@@ -183,7 +183,7 @@ def title(r: Rules) -> str:
 
 
 def variant_names() -> list[str]:
-    """The preset names, in RULES.md's order."""
+    """The preset names, in docs/rules.md's order."""
     return list(PRESETS)
 
 

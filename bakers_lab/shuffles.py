@@ -1,6 +1,6 @@
 """Random shuffles: PySolFC's two generators and bakers_lab's own seeded one.
 
-PySolFC numbers its games with two generators (RULES.md, "Deal numbers"):
+PySolFC numbers its games with two generators (docs/rules.md, "Deal numbers"):
 
 - game numbers 1 … 31999: the Microsoft-FreeCell-compatible linear
   congruential generator, applied to the deck rearranged as A♣ A♦ A♥ A♠ 2♣ …;

@@ -32,7 +32,7 @@ BAKERS_DOZEN_1_COLUMNS = [line.split() for line in BAKERS_DOZEN_1.splitlines()]
 
 
 def card_id(name: str) -> int:
-    """PySolFC's card index of a card name (RULES.md, "Deal numbers" fact 1):
+    """PySolFC's card index of a card name (docs/rules.md, "Deal numbers" fact 1):
     suits Clubs, Spades, Hearts, Diamonds, 13 ranks each -- written here
     independently of :attr:`bakers_lab.Card.index`."""
     return "CSHD".index(name[1]) * 13 + "A23456789TJQK".index(name[0])

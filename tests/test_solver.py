@@ -114,7 +114,7 @@ def test_every_preset_solves_and_verifies(variant):
 
 
 def _piles_taking(card: str, piles) -> list[str]:
-    """Spanish Patience foundations, written out here (RULES.md): each pile starts with
+    """Spanish Patience foundations, written out here (docs/rules.md): each pile starts with
     the Ace of its own suit, then goes up by rank in alternating colour. ``card`` and
     the result are names like "2H"; a pile is named by the suit of its Ace."""
     ranks, red = "A23456789TJQK", "HD"

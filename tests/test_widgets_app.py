@@ -100,7 +100,8 @@ def test_deal_417_with_a_small_budget_is_still_open():
         "Still open: the solver found neither a win nor a proof of loss within its budget of "
         "1,000 positions. Nobody knows yet whether this deal can be won; game 417 has been "
         "open since Freecell Solver's authors listed it (their solver left it unresolved even "
-        "at 100 million positions)."
+        "at 100 million positions). To search longer (minutes, and a few GiB of memory): "
+        "bakers-lab solve 417 --variant bakers_dozen --max-nodes 100000000 --table-mib 3072"
     )
     assert w.tabs.titles[0] == "The deal" and w.replay is None
     note = w.tabs.children[0].children[0]
@@ -108,7 +109,9 @@ def test_deal_417_with_a_small_budget_is_still_open():
     # another unresolved deal is not said to be open for everybody
     assert explore("5", budget=1).message == (
         "Still open: the solver found neither a win nor a proof of loss within its budget of "
-        "1 positions. This search does not tell whether it can be won; a larger budget may."
+        "1 position. This search does not tell whether it can be won; a larger budget may. "
+        "To search longer (minutes, and a few GiB of memory): bakers-lab solve 5 --variant "
+        "bakers_dozen --max-nodes 100000000 --table-mib 3072"
     )
 
 

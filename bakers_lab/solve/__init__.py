@@ -2,7 +2,7 @@
 :func:`bakers_lab.solve.fast.solve`.
 
 This package is itself callable, so that both ``bl.solve(deal)`` (the
-contract of DESIGN.md) and ``import bakers_lab.solve.fast`` work: a plain
+contract of the design) and ``import bakers_lab.solve.fast`` work: a plain
 function named ``solve`` would hide the package from ``import … as``.
 
 - :mod:`.fast`: the compiled batch solver (numba), certified results.

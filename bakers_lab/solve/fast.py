@@ -34,7 +34,7 @@ their seeds and the switch are fixed, so the result is the same on every
 machine for the same position, rules and budget.
 
 Every rule is a parameter of the one compiled core, so all presets of
-RULES.md and any :class:`~bakers_lab.rules.Rules` record are solved by it.
+docs/rules.md and any :class:`~bakers_lab.rules.Rules` record are solved by it.
 
 Pruning rules, and why each is sound
 ------------------------------------

@@ -135,15 +135,23 @@ class ExplorerModel:
             return "Cannot be won: the solver proved that no sequence of moves wins"
         text = (
             f"Still open: the solver found neither a win nor a proof of loss within its "
-            f"budget of {self.budget:,} positions. "
+            f"budget of {_count(self.budget, 'position')}. "
+        )
+        longer = (
+            f" To search longer (minutes, and a few GiB of memory): bakers-lab solve "
+            f"{result.deal} --variant {result.variant} --max-nodes 100000000 --table-mib 3072"
+            if result.deal is not None
+            else ""
         )
         listed = KNOWN_OPEN.get((result.variant, result.deal or 0))
         if listed is not None:
             return text + (
                 f"Nobody knows yet whether this deal can be won; game {result.deal} has been "
-                f"open since {listed}."
+                f"open since {listed}.{longer}"
             )
-        return text + "This search does not tell whether it can be won; a larger budget may."
+        return (
+            text + f"This search does not tell whether it can be won; a larger budget may.{longer}"
+        )
 
     @staticmethod
     def player_summary(game: GameRecord, result: SolveResult | None = None) -> str:
