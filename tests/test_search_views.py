@@ -304,7 +304,7 @@ def test_frontier_chart():
     assert "after event 100 of 7,787" in ax.get_title()
     whole = frontier_chart(astar(classroom_deal(0, "tiny"), "detours", trace=True)).axes[0]
     assert [line.get_label() for line in whole.get_lines()] == ["frontier so far"]
-    assert "largest so far 37" in whole.get_title()
+    assert "largest so far 17" in whole.get_title()
     with pytest.raises(ValueError, match=re.escape("upto must be an integer from 1 to 7787")):
         frontier_chart(r, upto=0)
     with pytest.raises(ValueError, match=re.escape("this astar result has no trace")):
@@ -327,17 +327,17 @@ def test_search_tree_chart():
     ax = fig.axes[0]
     assert ax.get_ylabel() == "depth (moves from the start)"
     assert ax.get_ylim()[0] > ax.get_ylim()[1]  # the root on top
-    assert drawn_nodes(ax) == t["generated"].iloc[36] == 25
+    assert drawn_nodes(ax) == t["generated"].iloc[36] == 26
     edges = [c for c in ax.collections if isinstance(c, LineCollection)]
-    assert len(edges) == 1 and len(edges[0].get_segments()) == 24  # one per node but the root
+    assert len(edges) == 1 and len(edges[0].get_segments()) == 25  # one per node but the root
     legend = legend_texts(ax)
     assert legend == ["expanded", "on the frontier", "dropped", "goal", "node of event 37"]
-    assert "after event 37 of 172: 25 nodes generated" in ax.get_title()
-    assert "all 102 nodes of the search drawn" in ax.get_title()
+    assert "after event 37 of 44: 26 nodes generated" in ax.get_title()
+    assert "all 30 nodes of the search drawn" in ax.get_title()
     whole = search_tree_chart(r).axes[0]  # the goal found: its path drawn
-    assert drawn_nodes(whole) == 102
+    assert drawn_nodes(whole) == 30
     assert [len(c.get_segments()) for c in whole.collections if isinstance(c, LineCollection)] == [
-        101,
+        29,
         13,
     ]
     assert legend_texts(whole)[-1] == "path to the goal"
@@ -351,7 +351,7 @@ def test_a_big_tree_is_cut_and_says_so():
     assert "drawing only the first 150 of the 336 nodes generated" in ax.get_title()
     assert "node 260 of this event is not drawn" in ax.get_title()
     save(fig, "tree_breadth_first")
-    save(search_tree_chart(astar(classroom_deal(0, "tiny"), "detours", trace=True), upto=120),
+    save(search_tree_chart(astar(classroom_deal(0, "tiny"), "detours", trace=True), upto=40),
          "tree_astar")  # fmt: skip
 
 
@@ -361,14 +361,15 @@ widgets = pytest.importorskip("ipywidgets")  # an optional dependency (the noteb
 from bakers_lab.widgets import TraceModel, TraceViewer  # noqa: E402
 
 ASTAR_LINES = {
-    1: "event 1 of 172: generate the root, node 0, at depth 0 (f = 13); frontier 1; "
+    1: "event 1 of 44: generate the root, node 0, at depth 0 (f = 13); frontier 1; "
     "expanded 0, generated 1",
-    2: "event 2 of 172: expand node 0 at depth 0 (f = 13); frontier 0; expanded 1, generated 1",
-    3: "event 3 of 172: generate node 1 at depth 1 by AD>F (f = 13); frontier 1; "
+    2: "event 2 of 44: expand node 0 at depth 0 (f = 13); frontier 0; expanded 1, generated 1",
+    3: "event 3 of 44: generate node 1 at depth 1 by AD>F (f = 13); frontier 1; "
     "expanded 1, generated 2",
-    37: "event 37 of 172: prune node 24 at depth 6 (f = 13); frontier 13; expanded 9, generated 25",
-    172: "event 172 of 172: goal: node 100 at depth 13 (f = 13); frontier 32; "
-    "expanded 40, generated 102 — solved: a solution of 13 moves",
+    37: "event 37 of 44: expand node 23 at depth 10 (f = 13); frontier 15; expanded 11, "
+    "generated 26",
+    44: "event 44 of 44: goal: node 29 at depth 13 (f = 13); frontier 16; "
+    "expanded 13, generated 30 — solved: a solution of 13 moves",
 }
 HIGHLIGHTED = re.compile(r'data-card="(\w\w)" data-highlight="true"')
 
@@ -380,17 +381,17 @@ def astar_trace():
 
 def test_model_lines_counts_and_positions(astar_trace):
     m = TraceModel(astar_trace)
-    assert len(m) == 172 and m.value_name == "f" and m.passes == 1
+    assert len(m) == 44 and m.value_name == "f" and m.passes == 1
     for k, line in ASTAR_LINES.items():
         assert m.line(k) == line
-    assert m.counts(37) == (9, 25, 13)
+    assert m.counts(37) == (11, 26, 15)
     # the goal node's position is the solution played from the deal
-    goal = m.event(172).node_id
+    goal = m.event(44).node_id
     played = bl.GameState.from_deal(classroom_deal(0, "tiny")).play_all(astar_trace.solution)
     assert m.state(goal).key() == played.key() and m.state(goal).is_won
     assert m.state(goal).history == played.history
     assert m.state(0).history == () and m.state(1).history[-1] == bl.Move.parse("AD>F")
-    assert repr(m) == "<TraceModel of astar: 172 events; solved: a solution of 13 moves>"
+    assert repr(m) == "<TraceModel of astar: 44 events; solved: a solution of 13 moves>"
 
 
 def test_model_of_other_searches_says_their_values_and_passes():
@@ -425,7 +426,7 @@ def test_model_errors(astar_trace):
     with pytest.raises(ValueError, match=re.escape("node 1's move AD>F is not legal in its")):
         TraceModel(astar_trace, problem=classroom_deal(1, "tiny"))  # another deal's trace
     m = TraceModel(astar_trace)
-    with pytest.raises(ValueError, match=re.escape("step must be an integer from 1 to 172")):
+    with pytest.raises(ValueError, match=re.escape("step must be an integer from 1 to 44")):
         m.line(0)
     with pytest.raises(ValueError, match=re.escape("node 500 is not generated in this trace")):
         m.state(500)
@@ -438,7 +439,7 @@ def png(image) -> bytes:
 
 def test_viewer_steps_with_buttons_slider_and_play(astar_trace):
     w = TraceViewer(astar_trace)
-    assert (w.slider.min, w.slider.max, w.play.min, w.play.max) == (1, 172, 1, 172)
+    assert (w.slider.min, w.slider.max, w.play.min, w.play.max) == (1, 44, 1, 44)
     assert w.line.value == ASTAR_LINES[1]
     assert w.first.disabled and w.back.disabled and not w.next.disabled
     root_board, root_tree, root_frontier = w.board.value, png(w.tree), png(w.frontier)
@@ -458,7 +459,7 @@ def test_viewer_steps_with_buttons_slider_and_play(astar_trace):
     w.back.click()
     assert w.line.value == ASTAR_LINES[2]
     w.last.click()
-    assert w.slider.value == 172 and w.line.value == ASTAR_LINES[172]
+    assert w.slider.value == 44 and w.line.value == ASTAR_LINES[44]
     assert w.next.disabled and w.last.disabled and not w.back.disabled
     w.first.click()
     assert w.slider.value == 1 and w.board.value == root_board

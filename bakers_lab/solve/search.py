@@ -41,7 +41,8 @@ as its time; it counts generated nodes, like the ``nodes`` of
 Duplicate positions are detected with :meth:`GameState.key`, which ignores
 the order of the columns.  Children come in the order of
 :meth:`GameState.legal_moves`, and priority queues break ties first in, first
-out, so node counts are the same on every run and every machine.
+out (A* first toward the deeper node), so node counts are the
+same on every run and every machine.
 
 Views of many searches: :func:`compare` runs a lineup of algorithms
 (:data:`LINEUP`) on many deals, one table row per deal and algorithm;
@@ -577,18 +578,23 @@ def iterative_deepening(
 
 # -- best-first search ---------------------------------------------------------
 class PriorityQueue:
-    """Nodes ordered by ``f``, lowest first; ties first in, first out."""
+    """Nodes ordered by ``f``, lowest first; among equal ``f``, by ``tie`` (lowest
+    first) when given, then first in, first out."""
 
-    def __init__(self, f: Callable[[Node], float]) -> None:
+    def __init__(
+        self, f: Callable[[Node], float], tie: Callable[[Node], float] | None = None
+    ) -> None:
         self.f = f
-        self._heap: list[tuple[float, int, Node]] = []
+        self.tie = tie
+        self._heap: list[tuple[float, float, int, Node]] = []
         self._count = itertools.count()
 
     def add(self, node: Node) -> None:
-        heapq.heappush(self._heap, (self.f(node), next(self._count), node))
+        second = 0.0 if self.tie is None else self.tie(node)
+        heapq.heappush(self._heap, (self.f(node), second, next(self._count), node))
 
     def pop(self) -> Node:
-        return heapq.heappop(self._heap)[2]
+        return heapq.heappop(self._heap)[3]
 
     def __len__(self) -> int:
         return len(self._heap)
@@ -601,8 +607,10 @@ def best_first(
     algorithm: str = "best_first",
     max_nodes: int = DEFAULT_MAX_NODES,
     trace: bool = False,
+    tie: Callable[[Node], float] | None = None,
 ) -> SearchResult:
-    """Best-first graph search: always expand the frontier node with the lowest ``f``.
+    """Best-first graph search: always expand the frontier node with the lowest ``f``
+    (among equal ``f``, the lowest ``tie``, then the first added).
 
     Uniform-cost, greedy best-first, A* and weighted A* are this search with
     different ``f``.  A goal is recognised when it is taken from the frontier,
@@ -613,7 +621,7 @@ def best_first(
     problem = as_problem(problem)
     search = Tracker(algorithm, problem, max_nodes, trace, value=f)
     node = search.root()
-    frontier = PriorityQueue(f)
+    frontier = PriorityQueue(f, tie)
     frontier.add(node)
     reached = {problem.key(node.state): node}  # the best node for each position
     while frontier and not search.out_of_nodes:
@@ -679,7 +687,14 @@ def astar(
     trace: bool = False,
 ) -> SearchResult:
     """A*: best-first search on f = g + h.  Shortest solutions when ``h`` is
-    admissible (never overestimates the moves still needed)."""
+    admissible (never overestimates the moves still needed).
+
+    Among nodes of equal f it expands the deepest first (the largest g: the one
+    whose f rests least on the estimate h, so nearest a goal when h is good).
+    Breaking those ties first in, first out instead sweeps each plateau of
+    equal f breadth-first, and on Baker's Dozen, where many positions share an
+    f, that expands several times the nodes for the same shortest solution.
+    """
     h = heuristic(h)
     return best_first(
         problem,
@@ -687,7 +702,13 @@ def astar(
         algorithm="astar",
         max_nodes=max_nodes,
         trace=trace,
+        tie=_deeper_first,
     )
+
+
+def _deeper_first(node: Node) -> float:
+    """Ties of f toward the larger g (heapq pops the smallest key first)."""
+    return -node.path_cost
 
 
 def weighted_astar(
