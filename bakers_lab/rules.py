@@ -176,7 +176,7 @@ TITLES: Mapping[str, str] = MappingProxyType(
 def title(r: Rules) -> str:
     """The rules' name in players' words: a preset's title, else its name.
 
-    >>> title(PRESETS["bakers_dozen"]), title(PRESETS["good_measure"].replace(ranks=7))
+    >>> title(PRESETS["bakers_dozen"]), title(PRESETS["bakers_dozen"].replace(empty_column="any"))
     ("Baker's Dozen", 'custom')
     """
     return TITLES.get(r.name, r.name) if PRESETS.get(r.name) == r else r.name

@@ -81,6 +81,7 @@ def page(browser):
     try:
         yield p
     finally:
+        p.close(run_before_unload=True)  # as a person closes the tab: the app's kernel ends
         context.close()
 
 
