@@ -50,6 +50,8 @@ DIALS = {
     "bakers_dozen_lookahead4_1-2000": ["lookahead-4"],
     "bakers_dozen_return_undo_1-2000": UNDO,
     "bakers_dozen_return_search_1-2000": SEARCH,
+    "bakers_dozen_return_search_10000_1-2000": ["search-10000"],
+    "bakers_dozen_return_search_30000_1-2000": ["search-30000"],
 }
 
 
