@@ -227,3 +227,20 @@ def test_tens_read_as_10_on_screen_and_back():
     assert "9S>10C" in labels and not any(re.search(r"\bT[CSHD]", x) for x in labels)
     next(b for b in w.legal.children if b.description == "9S>10C").click()
     assert w.model.game.history == (bl.Move.parse("9S>TC"),)
+
+
+def test_continue_from_a_bots_game_or_the_winning_line_opens_the_board_there():
+    from bakers_lab.widgets import GameExplorer
+
+    w = GameExplorer("4")
+    assert w.replay is not None and w.player_replay is not None and w.board is not None
+    page = w.tabs.children[0].children
+    buttons = [b for b in page if "Continue from here" in getattr(b, "description", "")]
+    assert len(buttons) == 1
+    w.replay.slider.value = 7
+    buttons[0].click()
+    assert w.tabs.selected_index == 2 and w.board.model.played == 7
+    assert w.board.model.game.history == w.replay.model.moves[:7]
+    w.player_replay.slider.value = 3  # careful's game of deal 4, move 3
+    w.continue_from(w.player_replay)
+    assert w.board.model.game.history == tuple(bl.Move.parse(m) for m in CAREFUL_4.split()[:3])

@@ -19,7 +19,7 @@ from ..shuffles import MAX_GAME_NUMBER
 from ..solve.fast import DEFAULT_MAX_NODES, MAX_NODES, SolveResult, solve
 from ..solve.players import GameRecord, play
 from ..validate import as_int, describe
-from ._common import _close_all, _count, _Ticker, on_screen
+from ._common import _button, _close_all, _count, _Ticker, on_screen
 from .board import Board
 from .replay import Replay
 from .review import YourGame
@@ -369,6 +369,21 @@ class GameExplorer(widgets.VBox):
             f'<span class="bl-message">{escape(text)}</span>{more if detail else ""}</div>'
         )
 
+    def _continue_button(self, replay: Replay) -> Any:
+        """ "Continue from here": the replay's position goes on the board, and the
+        board's tab opens."""
+        go = _button("Continue from here", "hand-pointer", "play on from the position shown")
+        go.add_class("bl-explorer-continue")
+        go.on_click(lambda _: self.continue_from(replay))
+        return go
+
+    def continue_from(self, replay: Replay) -> None:
+        """Put the position ``replay`` shows on the board and open "Play it yourself"."""
+        if self.board is None:
+            return
+        self.board.load(replay.model.position(replay.step))
+        self.tabs.selected_index = 2
+
     def _place(self, page: Any, *children: Any) -> None:
         """Put ``children`` on a page, closing what was there."""
         old = page.children
@@ -411,7 +426,7 @@ class GameExplorer(widgets.VBox):
             )
             if result.solved:
                 self.replay = Replay(result, layout=self._layout(variant))
-                self._place(self._line_page, self.replay)
+                self._place(self._line_page, self.replay, self._continue_button(self.replay))
                 self.tabs.set_title(0, "Winning line")
             else:
                 self.replay = None
@@ -449,5 +464,5 @@ class GameExplorer(widgets.VBox):
         with _Ticker(self.player_text, f"Playing game {number} as {self.player.value}…"):
             game = self.model.play(number, variant, self.player.value)
         self.player_replay = Replay(game, layout=self._layout(variant))
-        self._place(self._player_box, self.player_replay)
+        self._place(self._player_box, self.player_replay, self._continue_button(self.player_replay))
         self.player_text.value = escape(on_screen(ExplorerModel.player_summary(game, result)))
