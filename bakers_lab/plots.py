@@ -48,12 +48,12 @@ from matplotlib.axes import Axes
 from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
-from matplotlib.ticker import FuncFormatter
+from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator, PercentFormatter
 from matplotlib.transforms import offset_copy
 
 from .cards import rank_char
 from .features import describe_features
-from .rules import variant_names
+from .rules import rules, title, variant_names
 from .skill import FAMILIES, _family_rows, family_setting, skill_curve
 from .solve.search import CLASSROOM, COMPARE_COLUMNS, Event, SearchResult
 from .stats import (
@@ -82,6 +82,7 @@ __all__ = [
     "odds_ratio_chart",
     "planning_chart",
     "player_colour",
+    "player_colours",
     "search_chart",
     "search_tree_chart",
     "skill_curve_chart",
@@ -101,33 +102,51 @@ PLAYER_ORDER = (
     "random",
 )
 
-#: One colour per known player (matplotlib's ``tab10``), the same in every chart.
+#: One colour per known player, the same in every chart: the Okabe–Ito palette, which
+#: readers with any common colour-vision deficiency tell apart.
 PLAYER_COLOURS: Mapping[str, str] = MappingProxyType(
     {
-        "solver": "tab:blue",
-        "lookahead-4": "tab:olive",
-        "lookahead-3": "tab:brown",
-        "lookahead-2": "tab:purple",
-        "careful": "tab:orange",
-        "greedy": "tab:green",
-        "random": "tab:gray",
+        "solver": "#0072B2",  # blue
+        "lookahead-4": "#CC79A7",  # reddish purple
+        "lookahead-3": "#D55E00",  # vermillion
+        "lookahead-2": "#56B4E9",  # sky blue
+        "careful": "#E69F00",  # orange
+        "greedy": "#009E73",  # bluish green
+        "random": "#999999",  # grey
     }
 )
-#: Colours for other players (ablations such as ``careful-no_aces``), by a checksum of the name.
-FALLBACK_COLOURS = ("tab:red", "tab:pink", "tab:olive", "tab:cyan")
+#: Colours for other players (ablations such as ``careful-no_aces``): Paul Tol's
+#: colour-blind-safe "muted" hues that the known players do not use.  A chart gives
+#: the players it shows distinct ones (:func:`player_colours`).
+FALLBACK_COLOURS = ("#882255", "#44AA99", "#332288", "#999933", "#DDCC77", "#117733")
 
 
 def player_colour(player: str) -> str:
-    """The colour of ``player`` in every chart: fixed for the known players, and for
-    any other name one of :data:`FALLBACK_COLOURS`, the same on every run.
+    """The colour of ``player``: fixed for the known players, and for any other
+    name one of :data:`FALLBACK_COLOURS`, the same on every run (a chart of
+    several such players uses :func:`player_colours`, which keeps them apart).
 
     >>> player_colour("careful"), player_colour("careful-no_aces") in FALLBACK_COLOURS
-    ('tab:orange', True)
+    ('#E69F00', True)
     """
     known = PLAYER_COLOURS.get(player)
     if known is not None:
         return known
     return FALLBACK_COLOURS[zlib.crc32(player.encode()) % len(FALLBACK_COLOURS)]
+
+
+def player_colours(players: Iterable[str]) -> list[str]:
+    """The colours of the ``players`` of one chart: the known players' own, and
+    the others the fallback colours in turn (by name), so that no two share one
+    while there are colours left.
+
+    >>> player_colours(["careful", "careful-no_space", "careful-no_low_cards"])
+    ['#E69F00', '#44AA99', '#882255']
+    """
+    names = list(players)
+    others = sorted({p for p in names if p not in PLAYER_COLOURS})
+    spare = {p: FALLBACK_COLOURS[i % len(FALLBACK_COLOURS)] for i, p in enumerate(others)}
+    return [PLAYER_COLOURS.get(p) or spare[p] for p in names]
 
 
 @dataclass(frozen=True)
@@ -266,30 +285,31 @@ def win_rate_chart(
     order = _ordered(rates.index)
     rates = rates.loc[order]
     rows = rows[rows["player"].astype(str).isin(order)]
-    fig, ax = _canvas(ax, (9.0, 5.0))
-    x = np.arange(len(order))
-    ax.bar(
-        x,
+    # one bar a row, the strongest on top: names and counts never run into each other
+    fig, ax = _canvas(ax, (9.0, 1.4 + 0.42 * max(len(order), 3)))
+    y = np.arange(len(order))
+    ax.barh(
+        y,
         100 * rates["rate"].to_numpy(dtype=float),
-        yerr=_percent_errors(rates),
-        capsize=5,
-        color=[player_colour(p) for p in order],
+        xerr=_percent_errors(rates),
+        capsize=4,
+        color=player_colours(order),
         edgecolor="black",
         linewidth=0.5,
+        height=0.7,
         zorder=3,
     )
-    n_resolved = rates["won"] + rates["lost"]
-    ax.set_xticks(x, [f"{p}\nn = {int(n):,}" for p, n in zip(order, n_resolved, strict=True)])
-    if len(order) > 5:
-        _slant(ax, 30)
-    pad = max(0.0, (3 - len(order)) / 2)
-    ax.set_xlim(-0.6 - pad, len(order) - 0.4 + pad)
-    drawn = _draw_claims(ax, claims, vname)
-    ax.set_ylim(0, 105)
-    ax.set_ylabel("win rate (%)")
-    ax.set_xlabel("player (n = resolved deals)")
-    ax.grid(axis="y", alpha=0.3, zorder=0)
-    ax.set_title(_title(f"Win rate per player, {vname}", f"{_deals(rows):,} deals, {_LEVEL}"))
+    n_resolved = (rates["won"] + rates["lost"]).astype(int)
+    ax.set_yticks(y, [f"{p}  (n = {n:,})" for p, n in zip(order, n_resolved, strict=True)])
+    ax.set_ylim(len(order) - 0.4, -0.6)
+    drawn = _draw_claims(ax, claims, vname, across=True)
+    ax.set_xlim(0, 100)
+    ax.xaxis.set_major_formatter(PercentFormatter(decimals=0))
+    ax.set_xlabel("win rate (resolved deals)")
+    ax.grid(axis="x", alpha=0.3, zorder=0)
+    low, high = int(n_resolved.min()), int(n_resolved.max())
+    deals = f"{high:,} deals" if low == high else f"{low:,} to {high:,} deals a player"
+    ax.set_title(_title(f"Win rate per player, {title(rules(vname))}", f"{deals}, {_LEVEL}"))
     if drawn:
         ax.legend(
             title="published claims",
@@ -362,14 +382,20 @@ def lookahead_chart(
     return fig
 
 
-def _minor_label(ax: Axes, value: float) -> str:
-    """Label the minor ticks 2, 3 and 5 (times a power of ten) of a log axis that
-    spans less than 1.5 decades, where few major ticks would show."""
+#: Odds ratios a reader reads off a log axis, from strong protection to strong risk.
+_RATIO_TICKS = (0.1, 0.2, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.25, 1.5, 2, 3, 5, 10, 20, 50)
+
+
+def _ratio_ticks(ax: Axes) -> None:
+    """Label a log x axis of odds ratios at round values (at least three, 1 among
+    them when it is in view), as numbers, not powers of ten."""
     low, high = ax.get_xlim()
-    if value <= 0 or low <= 0 or high / low >= 30:
-        return ""
-    mantissa = round(value / 10 ** math.floor(math.log10(value)), 6)
-    return f"{value:g}" if mantissa in (2, 3, 5) else ""
+    shown = [t for t in _RATIO_TICKS if low <= t <= high]
+    while len(shown) > 9:  # thin out a wide axis, keeping 1
+        shown = [t for i, t in enumerate(shown) if i % 2 == 0 or t == 1]
+    ax.xaxis.set_major_locator(FixedLocator(shown))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.xaxis.set_minor_locator(NullLocator())
 
 
 def odds_ratio_chart(model: LossModel, *, ax: Axes | None = None) -> Figure:
@@ -393,8 +419,7 @@ def odds_ratio_chart(model: LossModel, *, ax: Axes | None = None) -> Figure:
     )
     ax.axvline(1.0, color="black", lw=1, ls="--", label="no effect (1)")
     ax.set_xscale("log")
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-    ax.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: _minor_label(ax, v)))
+    _ratio_ticks(ax)
     ax.set_yticks(y, odds["feature"].tolist())
     ax.set_ylim(-0.7, len(odds) - 0.3)
     ax.set_xlabel("odds ratio of losing per 1 SD (log scale)")
@@ -402,7 +427,8 @@ def odds_ratio_chart(model: LossModel, *, ax: Axes | None = None) -> Figure:
     ax.grid(axis="x", alpha=0.3, which="both")
     ax.set_title(
         _title(
-            f"What makes {model.player} lose ({model.variant}): held-out AUC {model.auc:.2f}",
+            f"What makes {model.player} lose ({title(rules(model.variant))}): "
+            f"held-out AUC {model.auc:.2f}",
             f"n = {model.n_test:,} deals held out, {model.n_train:,} fitted "
             f"({model.lost_train} lost); 95 % Wald intervals",
         )
@@ -418,12 +444,14 @@ def decile_chart(
     variant: str | None = None,
     ax: Axes | None = None,
 ) -> Figure:
-    """Win rate per decile bin of a deal feature (:func:`~bakers_lab.stats.rate_by_decile`),
-    one line per player with 95 % Wilson error bars; the x label says what the
-    feature counts."""
+    """Win rate per decile bin of a deal feature (:func:`~bakers_lab.stats.rate_by_decile`:
+    the deals cut in ten bins of about equal size, fewer where values tie), one line
+    per player with 95 % Wilson error bars; the title and the x label say how many
+    bins there are and what the feature counts."""
     rows, vname = _variant_rows(table, variant)
     feature = _check_feature(rows, feature)
     chosen = _players(rows, players, f" for variant {vname!r}")
+    colours = dict(zip(chosen, player_colours(chosen), strict=True))
     fig, ax = _canvas(ax, (9.0, 5.0))
     labels: list[str] = []
     drawn = []
@@ -439,16 +467,26 @@ def decile_chart(
             fmt="-o",
             ms=5,
             capsize=3,
-            color=player_colour(p),
+            color=colours[p],
             label=f"{p} (n = {int(r['deals'].sum()):,})",
         )
     ax.set_xticks(np.arange(len(labels)), labels)
     _rate_limits(ax, drawn)
-    ax.set_xlabel(_feature_label(feature, "decile bins of the deals, count"))
-    ax.set_ylabel("win rate (%)")
+    ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
+    # deciles of a feature of small integers merge where values tie: say how many bins
+    ax.set_xlabel(_feature_label(feature, f"{len(labels)} bins of about equal numbers of deals"))
+    ax.set_ylabel("win rate (resolved deals)")
     ax.grid(alpha=0.3)
+    counts = [int(r["deals"].sum()) for r in drawn]
+    n = (
+        f"{max(counts):,} deals"
+        if min(counts) == max(counts)
+        else (f"{min(counts):,} to {max(counts):,} deals a player")
+    )
     ax.set_title(
-        _title(f"Win rate by decile of {feature}, {vname}", f"{_deals(rows):,} deals, {_LEVEL}")
+        _title(
+            f"Win rate by {feature} in {len(labels)} bins, {title(rules(vname))}", f"{n}, {_LEVEL}"
+        )
     )
     _legend_right(ax)
     return fig
@@ -523,51 +561,67 @@ def effort_chart(
 def variant_chart(
     table: pd.DataFrame, *, players: Sequence[str] | None = None, ax: Axes | None = None
 ) -> Figure:
-    """Win rate per variant, bars grouped by variant with one bar per player
-    (resolved deals, 95 % Wilson error bars).  ``players=None``: every player."""
+    """Win rate per variant, one row of bars per variant with a bar per player
+    (resolved deals, 95 % Wilson error bars); each variant's label says how many
+    deals it has.  ``players=None``: the ladder's players every variant of the table
+    has (not the strength dials or ablations; name those to draw them)."""
     _check_table(table)
     if table.empty:
         raise ValueError("the table has no rows")
-    chosen = _players(table, players, "")
+    if players is None:  # the ladder's players that every variant of the table has
+        have = table.groupby("variant", observed=True)["player"].agg(lambda s: set(s.astype(str)))
+        common = set.intersection(*have.tolist())
+        ladder = [p for p in PLAYER_ORDER if p in common]
+        chosen = ladder or _players(table, None, "")
+    else:
+        chosen = _players(table, players, "")
     rates = win_rates(table)
     rates = rates[rates["player"].isin(chosen)]
     known = variant_names()
     present = set(rates["variant"])
     variants = [v for v in known if v in present] + sorted(present - set(known))
-    fig, ax = _canvas(ax, (max(8.0, 1.2 * len(variants) * max(1, len(chosen)) / 2 + 4), 5.0))
-    width = 0.8 / len(chosen)
+    rows = len(variants) * len(chosen)
+    fig, ax = _canvas(ax, (9.0, 1.6 + 0.17 * rows + 0.25 * len(variants)))
+    height = 0.8 / len(chosen)
+    colours = dict(zip(chosen, player_colours(chosen), strict=True))
     for i, p in enumerate(chosen):
         mine = rates[rates["player"] == p].set_index("variant")
         mine = mine.loc[[v for v in variants if v in mine.index]]
-        x = np.array([variants.index(v) for v in mine.index]) + (i - (len(chosen) - 1) / 2) * width
-        ax.bar(
-            x,
+        y = np.array([variants.index(v) for v in mine.index]) + (i - (len(chosen) - 1) / 2) * height
+        ax.barh(
+            y,
             100 * mine["rate"].to_numpy(dtype=float),
-            width,
-            yerr=_percent_errors(mine),
-            capsize=3,
-            color=player_colour(p),
+            height,
+            xerr=_percent_errors(mine),
+            capsize=2,
+            color=colours[p],
             edgecolor="black",
             linewidth=0.5,
             label=p,
             zorder=3,
         )
-    ax.set_xticks(np.arange(len(variants)), variants)
-    if len(variants) > 3:
-        _slant(ax, 20)
-    ax.set_ylim(0, 105)
-    ax.set_ylabel("win rate (%)")
-    ax.set_xlabel("variant")
-    ax.grid(axis="y", alpha=0.3, zorder=0)
-    ax.set_title(
-        _title("Win rate per variant and player", f"{_deals(table):,} deal numbers, {_LEVEL}")
-    )
+    deals = table.groupby("variant", observed=True)["deal"].nunique()
+    labels = [
+        f"{textwrap.fill(title(rules(v)) if v in known else v, 24)}\n({int(deals[v]):,} deals)"
+        for v in variants
+    ]
+    ax.set_yticks(np.arange(len(variants)), labels)
+    ax.set_ylim(len(variants) - 0.5, -0.5)
+    ax.set_xlim(0, 100)
+    ax.xaxis.set_major_formatter(PercentFormatter(decimals=0))
+    ax.set_xlabel("win rate (resolved deals)")
+    ax.grid(axis="x", alpha=0.3, zorder=0)
+    low, high = int(deals[variants].min()), int(deals[variants].max())
+    n = f"{high:,} deals a variant" if low == high else f"{low:,} to {high:,} deals a variant"
+    ax.set_title(_title("Win rate per variant and player", f"{n}, {_LEVEL}"))
     _legend_right(ax)
     return fig
 
 
-def _draw_claims(ax: Axes, claims: Sequence[Claim], vname: str) -> int:
-    """The ``claims`` about variant ``vname`` as bands (or lines); how many."""
+def _draw_claims(ax: Axes, claims: Sequence[Claim], vname: str, *, across: bool = False) -> int:
+    """The ``claims`` about variant ``vname`` as bands (or lines) across the y axis,
+    or with ``across`` across the x axis (rates drawn left to right); how many."""
+    hline, hspan = (ax.axvline, ax.axvspan) if across else (ax.axhline, ax.axhspan)
     bands = lines = 0
     for c in claims:
         if not isinstance(c, Claim):
@@ -576,11 +630,11 @@ def _draw_claims(ax: Axes, claims: Sequence[Claim], vname: str) -> int:
             continue
         label = textwrap.fill(c.label, 28)
         if c.low == c.high:
-            ax.axhline(c.low, color="black", ls=_LINE_STYLES[lines % 3], lw=1.2, label=label)
+            hline(c.low, color="black", ls=_LINE_STYLES[lines % 3], lw=1.2, label=label)
             lines += 1
         else:
             face, hatch = _BAND_STYLES[bands % len(_BAND_STYLES)]
-            ax.axhspan(c.low, c.high, facecolor=face, alpha=0.35, hatch=hatch,
+            hspan(c.low, c.high, facecolor=face, alpha=0.35, hatch=hatch,
                        edgecolor="0.3", lw=0, label=label, zorder=1)  # fmt: skip
             bands += 1
     return bands + lines

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from chart_text import cut_texts, overlapping_texts
 from matplotlib.axes import Axes
 from matplotlib.colors import to_rgba
 from matplotlib.container import BarContainer, ErrorbarContainer
@@ -119,16 +120,21 @@ def test_win_rate_chart(survey, tmp_path):
     fig = win_rate_chart(survey, variant="bakers_dozen")
     save(fig, tmp_path, "win_rate")
     (ax,) = fig.axes
-    assert ax.get_ylabel() == "win rate (%)"
-    assert ax.get_title() == "Win rate per player, bakers_dozen\n120 deals, 95 % Wilson intervals"
+    # one bar a row, the strongest on top, the names and counts on the y axis
+    assert ax.get_xlabel() == "win rate (resolved deals)"
+    assert [t.get_text() for t in ax.get_xticklabels()][:3] == ["0%", "20%", "40%"]
+    assert ax.get_title() == (
+        "Win rate per player, Baker's Dozen\n117 to 120 deals a player, 95 % Wilson intervals"
+    )
     (bar,) = bars(ax)
     assert len(bar) == len(STRENGTH)
-    ticks = [t.get_text().split("\n")[0] for t in ax.get_xticklabels()]
+    ticks = [t.get_text().split("  (")[0] for t in ax.get_yticklabels()]
     assert ticks == [*(p for p in plots.PLAYER_ORDER if p in STRENGTH), "careful-no_aces"]
-    assert ax.get_xticklabels()[0].get_text() == "solver\nn = 117"  # 3 unresolved left out
+    assert ax.get_yticklabels()[0].get_text() == "solver  (n = 117)"  # 3 unresolved left out
+    assert ax.get_ylim()[0] > ax.get_ylim()[1]  # the first player on top
     solver = survey[(survey.variant == "bakers_dozen") & (survey.player == "solver")]
     won = int((solver.outcome == "won").sum())
-    assert bar[0].get_height() == pytest.approx(100 * won / 117)
+    assert bar[0].get_width() == pytest.approx(100 * won / 117)
     (err,) = errorbars(ax)
     assert len(err.lines[2][0].get_segments()) == len(STRENGTH)  # one error bar per bar
     # the claims: a hatched band and a line at 50, labelled in the legend; seed 003's
@@ -136,8 +142,9 @@ def test_win_rate_chart(survey, tmp_path):
     assert legend_texts(ax) == [c.label for c in DEFAULT_CLAIMS if c.variant == "bakers_dozen"]
     assert len(ax.patches) == len(STRENGTH) + 1
     bands = [p for p in ax.patches if p not in list(bar) and isinstance(p, Rectangle)]
-    assert sorted(round(b.get_y(), 6) for b in bands) == [75]
-    assert any(data(line.get_ydata()) == [50, 50] for line in ax.lines)
+    assert sorted(round(b.get_x(), 6) for b in bands) == [75]
+    assert any(data(line.get_xdata()) == [50, 50] for line in ax.lines)
+    assert overlapping_texts(fig) == [] and cut_texts(fig) == []
 
 
 def test_claims_of_another_variant_are_not_drawn(survey, tmp_path):
@@ -179,7 +186,7 @@ def test_odds_ratio_chart(survey, tmp_path):
     assert ax.get_xscale() == "log"
     assert ax.get_xlabel() == "odds ratio of losing per 1 SD (log scale)"
     title = ax.get_title().replace("\n", " ")
-    assert title.startswith("What makes careful lose (bakers_dozen): held-out AUC ")
+    assert title.startswith("What makes careful lose (Baker's Dozen): held-out AUC ")
     assert f"n = {model.n_test} deals held out, {model.n_train} fitted" in title
     assert "95 % Wald intervals" in title
     (err,) = errorbars(ax)
@@ -196,18 +203,16 @@ def test_decile_chart(survey, tmp_path):
     )
     save(fig, tmp_path, "deciles")
     (ax,) = fig.axes
-    assert (
-        ax.get_xlabel()
-        .replace("\n", " ")
-        .startswith(
-            "Cards above the Aces, summed over the Aces not home (f_depth_aces; decile bins"
-        )
+    n_bins = len(ax.get_xticks())
+    assert ax.get_xlabel().replace("\n", " ") == (
+        "Cards above the Aces, summed over the Aces not home (f_depth_aces; "
+        f"{n_bins} bins of about equal numbers of deals)"
     )
-    assert ax.get_ylabel() == "win rate (%)"
-    assert ax.get_title().startswith("Win rate by decile of f_depth_aces, bakers_dozen")
+    assert ax.get_ylabel() == "win rate (resolved deals)"
+    assert ax.get_title().startswith(f"Win rate by f_depth_aces in {n_bins} bins, Baker's Dozen\n")
+    assert overlapping_texts(fig) == [] and cut_texts(fig) == []
     lines = errorbars(ax)
     assert len(lines) == 2
-    n_bins = len(ax.get_xticks())
     assert 2 <= n_bins <= 10
     assert all(len(data(e.lines[0].get_xdata())) == n_bins for e in lines)
     assert legend_texts(ax) == ["careful (n = 120)", "greedy (n = 120)"]
@@ -235,19 +240,29 @@ def test_variant_chart(survey, tmp_path):
     fig = variant_chart(survey, players=["solver", "careful", "random"])
     save(fig, tmp_path, "variants")
     (ax,) = fig.axes
-    assert ax.get_ylabel() == "win rate (%)" and ax.get_xlabel() == "variant"
-    assert [t.get_text() for t in ax.get_xticklabels()] == ["bakers_dozen", "good_measure"]
+    assert ax.get_xlabel() == "win rate (resolved deals)"
+    assert [t.get_text() for t in ax.get_yticklabels()] == [
+        "Baker's Dozen\n(120 deals)",
+        "Good Measure\n(120 deals)",
+    ]
     assert [len(b) for b in bars(ax)] == [2, 2, 2]
     assert len(errorbars(ax)) == 3
     assert legend_texts(ax) == ["solver", "careful", "random"]
-    assert "per variant" in ax.get_title()
+    assert ax.get_title() == (
+        "Win rate per variant and player\n120 deals a variant, 95 % Wilson intervals"
+    )
+    assert overlapping_texts(fig) == [] and cut_texts(fig) == []
+    # by default the ladder's players that every variant has, not ablations or dials
+    default = variant_chart(survey).axes[0]
+    assert legend_texts(default) == [p for p in plots.PLAYER_ORDER if p in STRENGTH]
+    assert fig.get_size_inches()[0] <= 10
 
 
 def test_the_same_player_has_the_same_colour_everywhere(survey):
     win = win_rate_chart(survey, variant="bakers_dozen").axes[0]
     look = lookahead_chart(survey, variant="bakers_dozen").axes[0]
     var = variant_chart(survey).axes[0]
-    order = [t.get_text().split("\n")[0] for t in win.get_xticklabels()]
+    order = [t.get_text().split("  (")[0] for t in win.get_yticklabels()]
     careful_bar = bars(win)[0][order.index("careful")]
     careful_point = errorbars(look)[0].lines[0]
     drawn = [p for p in plots.PLAYER_ORDER if p in STRENGTH]
@@ -259,6 +274,11 @@ def test_the_same_player_has_the_same_colour_everywhere(survey):
     assert player_colour("careful-no_aces") in FALLBACK_COLOURS
     assert player_colour("careful-no_aces") == player_colour("careful-no_aces")
     assert len(set(plots.PLAYER_COLOURS.values())) == len(plots.PLAYER_COLOURS)
+    # the players of one chart never share a colour, ablations included
+    ablations = ["careful-no_low_cards", "careful-no_space", "careful-no_traps", "x", "y"]
+    colours = plots.player_colours([*plots.PLAYER_ORDER, *ablations])
+    assert len(set(colours)) == len(colours)
+    assert not set(FALLBACK_COLOURS) & set(plots.PLAYER_COLOURS.values())
 
 
 def test_charts_draw_into_a_given_axes(survey):

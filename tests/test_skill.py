@@ -10,8 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.text import Text
+from chart_text import overlapping_texts
 
 import bakers_lab as bl
 from bakers_lab import plots
@@ -136,32 +135,6 @@ def test_claims_are_located_on_the_dial():
     assert "undo-N reaches 75 %" in careful
     good = verdicts["a good player wins nearly always"]
     assert "perfect play (the solver, 100.0 %) is the ceiling, not a player" in good
-
-
-def overlapping_texts(fig) -> list[tuple[str, str]]:
-    """Pairs of visible, non-empty texts of ``fig`` whose boxes overlap once drawn."""
-    canvas = FigureCanvasAgg(fig)
-    canvas.draw()
-    renderer = canvas.get_renderer()
-    ticks, shown = set(), []
-    for ax in fig.axes:
-        for axis, (lo, hi) in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
-            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
-                ticks.update({id(tick.label1), id(tick.label2)})
-                if min(lo, hi) <= tick.get_loc() <= max(lo, hi):  # matplotlib draws only these
-                    shown += [tick.label1, tick.label2]
-    found = [t for t in fig.findobj(Text) if id(t) not in ticks] + shown
-    texts = list({id(t): t for t in found if t.get_visible() and t.get_text().strip()}.values())
-    boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in texts]
-    out = []
-    for i in range(len(boxes)):
-        for j in range(i + 1, len(boxes)):
-            a, b = boxes[i][1], boxes[j][1]
-            if a.width and b.width and a.overlaps(b):
-                inter = min(a.x1, b.x1) - max(a.x0, b.x0), min(a.y1, b.y1) - max(a.y0, b.y0)
-                if inter[0] > 1 and inter[1] > 1:
-                    out.append((boxes[i][0], boxes[j][0]))
-    return out
 
 
 def test_skill_curve_chart():

@@ -1,0 +1,53 @@
+"""What a reader sees of a chart's words: texts that run into each other or off the
+figure.  Shared by the chart tests."""
+
+from __future__ import annotations
+
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.text import Text
+
+
+def drawn_texts(fig: Figure) -> list[Text]:
+    """The visible, non-empty texts matplotlib draws (of the tick labels, only those
+    inside their axis' limits)."""
+    ticks, shown = set(), []
+    for ax in fig.axes:
+        for axis, (lo, hi) in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                ticks.update({id(tick.label1), id(tick.label2)})
+                if min(lo, hi) <= tick.get_loc() <= max(lo, hi):
+                    shown += [tick.label1, tick.label2]
+    found = [t for t in fig.findobj(Text) if id(t) not in ticks] + shown
+    return list({id(t): t for t in found if t.get_visible() and t.get_text().strip()}.values())
+
+
+def overlapping_texts(fig: Figure) -> list[tuple[str, str]]:
+    """Pairs of drawn texts whose boxes overlap by more than a pixel each way."""
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in drawn_texts(fig)]
+    out = []
+    for i in range(len(boxes)):
+        for j in range(i + 1, len(boxes)):
+            a, b = boxes[i][1], boxes[j][1]
+            if a.width and b.width and a.overlaps(b):
+                inter = min(a.x1, b.x1) - max(a.x0, b.x0), min(a.y1, b.y1) - max(a.y0, b.y0)
+                if inter[0] > 1 and inter[1] > 1:
+                    out.append((boxes[i][0], boxes[j][0]))
+    return out
+
+
+def cut_texts(fig: Figure) -> list[str]:
+    """Drawn texts that reach beyond the figure's edges (by more than a pixel)."""
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    w, h = fig.bbox.width, fig.bbox.height
+    out = []
+    for t in drawn_texts(fig):
+        b = t.get_window_extent(renderer)
+        if b.x0 < -1 or b.y0 < -1 or b.x1 > w + 1 or b.y1 > h + 1:
+            out.append(t.get_text())
+    return out

@@ -1,0 +1,77 @@
+"""Every chart of plots.py, drawn from the shipped surveys as the notebooks draw them: no
+text runs into another or off the figure, and no chart is wider than a notebook shows
+without shrinking its text (10 inches at 100 dpi: 1,000 px of JupyterLab at 1280 px)."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from chart_text import cut_texts, overlapping_texts
+from matplotlib.figure import Figure
+
+from bakers_lab import plots, stats
+from bakers_lab.claims import load_surveys
+from bakers_lab.solve import search
+
+SHOWN = Path(__file__).parent / "screenshots" / "charts"
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    return load_surveys()
+
+
+def _cases(t) -> dict[str, Callable[[], Figure]]:
+    bd = t[(t["variant"] == "bakers_dozen") & (t["deal"].astype(int) <= 2000)]
+    tiny = search.classroom_deal(0, "tiny")
+    return {
+        "win_rate_chart": lambda: plots.win_rate_chart(t, variant="bakers_dozen"),
+        "win_rate_chart/return": lambda: plots.win_rate_chart(t, variant="bakers_dozen_return"),
+        "lookahead_chart": lambda: plots.lookahead_chart(t, variant="bakers_dozen"),
+        "odds_ratio_chart": lambda: plots.odds_ratio_chart(stats.loss_model(bd, "careful")),
+        "decile_chart": lambda: plots.decile_chart(bd, "f_inversions"),
+        "effort_chart": lambda: plots.effort_chart(bd, "f_blocked_cards"),
+        "variant_chart": lambda: plots.variant_chart(t),
+        "skill_curve_chart": lambda: plots.skill_curve_chart(t, variant="bakers_dozen"),
+        "skill_curve_chart/return": lambda: plots.skill_curve_chart(
+            t, variant="bakers_dozen_return"
+        ),
+        "planning_chart": lambda: plots.planning_chart(
+            t, "f_blocked_cards", variant="bakers_dozen"
+        ),
+        "search_chart": lambda: plots.search_chart(search.compare(range(12), deck="tiny")),
+        "frontier_chart": lambda: plots.frontier_chart(
+            search.astar(tiny, "detours", trace=True), upto=20
+        ),
+        "search_tree_chart": lambda: plots.search_tree_chart(
+            search.breadth_first(tiny, trace=True), upto=200
+        ),
+    }
+
+
+def test_every_chart_function_is_checked(shipped):
+    charts = {
+        name
+        for name in plots.__all__
+        if name.endswith("_chart") and inspect.isfunction(getattr(plots, name))
+    }
+    covered = {case.split("/")[0] for case in _cases(shipped)}
+    assert charts == covered
+
+
+def test_no_chart_text_overlaps_or_is_cut_and_charts_fit_a_notebook(shipped):
+    SHOWN.mkdir(parents=True, exist_ok=True)
+    problems = {}
+    for case, make in _cases(shipped).items():
+        fig = make()
+        fig.savefig(SHOWN / f"{case.replace('/', '_')}.png", dpi=100)
+        found = {"overlap": overlapping_texts(fig), "cut": cut_texts(fig)}
+        if fig.get_size_inches()[0] > 11:
+            found["width"] = [f"{fig.get_size_inches()[0]:.1f} in"]
+        found = {k: v for k, v in found.items() if v}
+        if found:
+            problems[case] = found
+    assert problems == {}
