@@ -53,6 +53,7 @@ from matplotlib.transforms import offset_copy
 
 from .cards import rank_char
 from .features import describe_features
+from .predict import LossPredictors
 from .rules import rules, title, variant_names
 from .skill import FAMILIES, _family_rows, family_setting, skill_curve
 from .solve.search import CLASSROOM, COMPARE_COLUMNS, Event, SearchResult
@@ -77,7 +78,9 @@ __all__ = [
     "Claim",
     "decile_chart",
     "effort_chart",
+    "feature_effect_chart",
     "frontier_chart",
+    "importance_chart",
     "lookahead_chart",
     "odds_ratio_chart",
     "planning_chart",
@@ -489,6 +492,108 @@ def decile_chart(
         )
     )
     _legend_right(ax)
+    return fig
+
+
+def importance_chart(predictors: LossPredictors, *, ax: Axes | None = None) -> Figure:
+    """Which family of deal features a player's losses depend on
+    (:func:`~bakers_lab.predict.loss_predictors`): the fall of the gradient-boosted
+    trees' held-out AUC when the family is shuffled, with its 95 % interval over
+    the repeats, largest on top; the title gives both models' AUCs."""
+    if not isinstance(predictors, LossPredictors):
+        raise ValueError(
+            f"predictors must be a LossPredictors (predict.loss_predictors), not "
+            f"{describe(predictors)}"
+        )
+    imp = predictors.importance
+    fig, ax = _canvas(ax, (9.0, 1.8 + 0.42 * max(len(imp), 2)))
+    y = np.arange(len(imp))
+    drop = imp["auc_drop"].to_numpy(dtype=float)
+    ax.barh(
+        y,
+        drop,
+        xerr=np.vstack([drop - imp["low"].to_numpy(dtype=float), imp["high"] - drop]),
+        capsize=3,
+        color=player_colour(predictors.player),
+        edgecolor="black",
+        linewidth=0.5,
+        height=0.7,
+        zorder=3,
+    )
+    ax.set_yticks(y, [f"{g}  ({n} feature{'s' if n > 1 else ''})" for g, n in
+                      zip(imp["group"], imp["features"], strict=True)])  # fmt: skip
+    ax.set_ylim(len(imp) - 0.4, -0.6)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_xlabel("fall of the held-out AUC when the family is shuffled\n(larger: matters more)")
+    ax.grid(axis="x", alpha=0.3, zorder=0)
+    ax.set_title(
+        _title(
+            f"What {predictors.player}'s losses depend on, {title(rules(predictors.variant))}",
+            f"held-out AUC: trees {predictors.trees_auc:.2f}, linear {predictors.logistic_auc:.2f}"
+            f"; {predictors.n_test:,} deals held out; 95 % intervals over "
+            f"{predictors.repeats} shuffles",
+            width=52,
+        )
+    )
+    return fig
+
+
+def feature_effect_chart(
+    table: pd.DataFrame,
+    features: Sequence[str],
+    *,
+    players: Sequence[str] | None = None,
+    variant: str | None = None,
+) -> Figure:
+    """How the win rate moves with each of ``features`` (at most 4): one panel per
+    feature, its deals in bins of about equal size
+    (:func:`~bakers_lab.stats.rate_by_decile`), one line per player with 95 %
+    Wilson intervals.  ``players=None``: the ladder's players the variant has."""
+    rows, vname = _variant_rows(table, variant)
+    if isinstance(features, str) or not isinstance(features, Sequence) or not features:
+        raise ValueError(f"features must be a list of 1 to 4 f_* columns, not {describe(features)}")
+    if len(features) > 4:
+        raise ValueError(f"features: at most 4 panels fit a page, not {len(features)}")
+    chosen_features = [_check_feature(rows, f) for f in features]
+    if players is None:
+        have = set(_names(rows, "player"))
+        chosen = [p for p in PLAYER_ORDER if p in have] or _players(rows, None, "")
+    else:
+        chosen = _players(rows, players, f" for variant {vname!r}")
+    colours = dict(zip(chosen, player_colours(chosen), strict=True))
+    k = len(chosen_features)
+    fig = Figure(figsize=(min(10.0, 2.2 + 2.6 * k), 4.6), layout="constrained")
+    axes = fig.subplots(1, k, sharey=True, squeeze=False)[0]
+    drawn = []
+    for ax, feature in zip(axes, chosen_features, strict=True):
+        for p in chosen:
+            r = rate_by_decile(rows, feature, player=p)
+            drawn.append(r)
+            ax.errorbar(np.arange(len(r)), 100 * r["rate"].to_numpy(dtype=float),
+                        yerr=_percent_errors(r), fmt="-o", ms=3, capsize=2, color=colours[p],
+                        label=p)  # fmt: skip
+        labels = r["bin"].tolist()
+        ax.set_xticks(np.arange(len(labels)), labels, fontsize="small")
+        if len(labels) > 6:
+            _slant(ax, 45)
+        ax.set_xlabel(textwrap.fill(f"{feature} ({len(labels)} bins)", 26))
+        ax.grid(alpha=0.3)
+    _rate_limits(axes[0], drawn)
+    axes[0].yaxis.set_major_formatter(PercentFormatter(decimals=0))
+    axes[0].set_ylabel("win rate (resolved deals)")
+    handles, names = axes[0].get_legend_handles_labels()
+    fig.legend(handles, names, loc="outside right upper", fontsize="small", frameon=False)
+    counts = [int(r["deals"].sum()) for r in drawn]
+    n = (
+        f"{max(counts):,} deals"
+        if min(counts) == max(counts)
+        else (f"{min(counts):,} to {max(counts):,} deals a player")
+    )
+    fig.suptitle(
+        f"Win rate against the strongest deal features, {title(rules(vname))} "
+        f"({n}; 95 % Wilson intervals)",
+        fontsize="medium",
+    )
     return fig
 
 

@@ -667,6 +667,44 @@ def _fit_logit(
     )
 
 
+def held_out_split(
+    rows: pd.DataFrame, player: str, what: str, test_size: float, seed: int
+) -> tuple[pd.DataFrame, npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
+    """The split every loss model of a player uses: the player's resolved deals
+    of ``rows`` sorted by deal number, ``round(test_size * n)`` of them held out
+    by a permutation from ``numpy.random.default_rng(seed)``.  Returns (the
+    deals' rows, training positions, held-out positions, lost per row); refuses
+    a split without both outcomes among the training deals."""
+    if isinstance(test_size, bool) or not isinstance(test_size, (int, float)):
+        raise ValueError(f"test_size must be a number between 0 and 1, not {describe(test_size)}")
+    if not 0 < test_size < 1:
+        raise ValueError(f"test_size must be between 0 and 1 (exclusive), not {test_size}")
+    seed = as_int(seed, "seed", low=0)
+    _outcomes(rows, player, what)  # refuses a deal given twice
+    mine = rows[rows["player"].astype(str) == player]
+    mine = mine[mine["outcome"].astype(str) != "unresolved"]
+    keys = [int(d) for d in mine["deal"]]
+    mine = mine.iloc[sorted(range(len(keys)), key=keys.__getitem__)]
+    n = len(mine)
+    n_test = round(test_size * n)
+    if n_test < 1 or n - n_test < 2:
+        raise ValueError(
+            f"{n} resolved deals for {what} cannot be split with test_size={test_size}: "
+            "need at least 1 held-out and 2 training deals"
+        )
+    order = np.random.default_rng(seed).permutation(n)
+    test_idx, train_idx = np.sort(order[:n_test]), np.sort(order[n_test:])
+    lost = (mine["outcome"].astype(str) == "lost").to_numpy()
+    lost_train = int(lost[train_idx].sum())
+    if lost_train in (0, len(train_idx)):
+        which = "lost none" if lost_train == 0 else "lost all"
+        raise ValueError(
+            f"{what} {which} of the {len(train_idx)} training deals: a loss model needs "
+            "both won and lost deals"
+        )
+    return mine, train_idx, test_idx, lost
+
+
 def loss_model(
     table: pd.DataFrame,
     player: str,
@@ -721,36 +759,11 @@ def loss_model(
         for f in chosen:
             if chosen.count(f) > 1:
                 raise ValueError(f"feature {f!r} is given {chosen.count(f)} times; give each once")
-    if isinstance(test_size, bool) or not isinstance(test_size, (int, float)):
-        raise ValueError(f"test_size must be a number between 0 and 1, not {describe(test_size)}")
-    if not 0 < test_size < 1:
-        raise ValueError(f"test_size must be between 0 and 1 (exclusive), not {test_size}")
+    mine, train_idx, test_idx, lost = held_out_split(rows, player, what, test_size, seed)
     seed = as_int(seed, "seed", low=0)
-
-    _outcomes(rows, player, what)  # refuses a deal given twice
-    mine = rows[rows["player"].astype(str) == player]
-    mine = mine[mine["outcome"].astype(str) != "unresolved"]
-    keys = [int(d) for d in mine["deal"]]
-    mine = mine.iloc[sorted(range(len(keys)), key=keys.__getitem__)]
-    n = len(mine)
-    n_test = round(test_size * n)
-    if n_test < 1 or n - n_test < 2:
-        raise ValueError(
-            f"{n} resolved deals for {what} cannot be split with test_size={test_size}: "
-            "need at least 1 held-out and 2 training deals"
-        )
-    order = np.random.default_rng(seed).permutation(n)
-    test_idx, train_idx = np.sort(order[:n_test]), np.sort(order[n_test:])
-    lost = (mine["outcome"].astype(str) == "lost").to_numpy()
     x_all = mine[chosen].to_numpy(dtype=np.float64)
     y_train, y_test = lost[train_idx], lost[test_idx]
     lost_train = int(y_train.sum())
-    if lost_train in (0, len(train_idx)):
-        which = "lost none" if lost_train == 0 else "lost all"
-        raise ValueError(
-            f"{what} {which} of the {len(train_idx)} training deals: a loss model needs "
-            "both won and lost deals"
-        )
 
     x_train = x_all[train_idx]
     mean, sd = x_train.mean(axis=0), x_train.std(axis=0, ddof=1)

@@ -14,6 +14,7 @@ from matplotlib.figure import Figure
 
 from bakers_lab import plots, stats
 from bakers_lab.claims import load_surveys
+from bakers_lab.predict import loss_predictors
 from bakers_lab.solve import search
 
 SHOWN = Path(__file__).parent / "screenshots" / "charts"
@@ -43,6 +44,10 @@ def _cases(t) -> dict[str, Callable[[], Figure]]:
             t, "f_blocked_cards", variant="bakers_dozen"
         ),
         "search_chart": lambda: plots.search_chart(search.compare(range(12), deck="tiny")),
+        "importance_chart": lambda: plots.importance_chart(loss_predictors(bd, "careful")),
+        "feature_effect_chart": lambda: plots.feature_effect_chart(
+            t, ["f_depth_aces", "f_deep_low_cards", "f_depth_twos"], variant="bakers_dozen"
+        ),
         "frontier_chart": lambda: plots.frontier_chart(
             search.astar(tiny, "detours", trace=True), upto=20
         ),

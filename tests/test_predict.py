@@ -1,0 +1,90 @@
+"""What predicts a loss (predict.py): families of features, the two models on one split,
+grouped permutation importance, and the sentence made of the numbers."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bakers_lab.claims import load_surveys
+from bakers_lab.features import FEATURES
+from bakers_lab.predict import (
+    FEATURE_GROUPS,
+    LossPredictors,
+    loss_predictors,
+    representatives,
+    variance_inflation,
+)
+from bakers_lab.stats import loss_model
+
+pytest.importorskip("sklearn")
+
+
+@pytest.fixture(scope="module")
+def bakers():
+    t = load_surveys()
+    return t[t["variant"] == "bakers_dozen"]
+
+
+@pytest.fixture(scope="module")
+def careful(bakers):
+    few = bakers[bakers["deal"].astype(int) <= 6000]
+    return loss_predictors(few, "careful", repeats=5)
+
+
+def test_every_feature_is_in_exactly_one_family():
+    members = [f for group in FEATURE_GROUPS.values() for f in group]
+    assert sorted(members) == sorted(FEATURES)
+    assert len(set(members)) == len(members)
+
+
+def test_the_representatives_do_not_measure_the_same_thing(bakers):
+    rows = bakers[bakers["player"] == "careful"]
+    vif = variance_inflation(rows, representatives(rows))
+    assert set(vif.index) == set(representatives()) - {"f_kings_over_lower"}  # constant here
+    assert vif.max() < 2
+    # while the full set does: f_depth_aces is the sum of the four f_depth_ace_*
+    everything = variance_inflation(rows, list(FEATURE_GROUPS["Aces buried"][:5]))
+    assert everything.max() == float("inf")
+
+
+def test_the_linear_model_is_loss_model_on_the_representatives(bakers, careful):
+    few = bakers[bakers["deal"].astype(int) <= 6000]
+    linear = loss_model(few, "careful", features=representatives(few))
+    assert careful.logistic_auc == linear.auc
+    assert careful.n_test == linear.n_test and careful.n_train == linear.n_train
+    assert 0.55 < careful.logistic_auc < 0.8 and 0.55 < careful.trees_auc < 0.8
+
+
+def test_grouped_importance_is_sorted_with_intervals(careful):
+    imp = careful.importance
+    assert list(imp.columns) == ["group", "features", "auc_drop", "low", "high"]
+    assert sorted(imp["group"]) == sorted(FEATURE_GROUPS)
+    assert imp["auc_drop"].is_monotonic_decreasing
+    assert (imp["low"] <= imp["auc_drop"]).all() and (imp["auc_drop"] <= imp["high"]).all()
+    assert careful.strongest == imp["group"].iloc[0]
+    assert imp["auc_drop"].iloc[0] > 0.02  # shuffling the strongest family costs the trees
+
+
+def test_the_sentence_is_made_of_the_numbers(careful):
+    text = careful.summary()
+    assert text.startswith("For careful, the deal explains a little of a loss: on 1,800 held-out")
+    assert f"{careful.logistic_auc:.2f}" in text and f"{careful.trees_auc:.2f}" in text
+    assert f"The family that matters most: {careful.strongest}" in text
+    assert re.search(r"95 %: 0\.\d{3}–0\.\d{3}\)\.$", text)
+    assert repr(careful).startswith("LossPredictors(player='careful', variant='bakers_dozen'")
+    assert isinstance(careful, LossPredictors)
+
+
+def test_results_repeat_and_bad_input_is_refused(bakers, careful):
+    few = bakers[bakers["deal"].astype(int) <= 6000]
+    again = loss_predictors(few, "careful", repeats=5)
+    assert again.trees_auc == careful.trees_auc
+    assert again.importance.equals(careful.importance)
+    with pytest.raises(ValueError, match=re.escape("repeats must be an integer from 2 to 1000")):
+        loss_predictors(few, "careful", repeats=1)
+    with pytest.raises(ValueError, match=re.escape("test_size must be between 0 and 1")):
+        loss_predictors(few, "careful", test_size=1.5)
+    with pytest.raises(ValueError, match="unknown player 'nobody' for variant 'bakers_dozen'"):
+        loss_predictors(few, "nobody")
