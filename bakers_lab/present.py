@@ -1,0 +1,133 @@
+"""The library's tables for people: percentages with one decimal, intervals as
+"46.5–47.6 %", p-values as "< 0.001" or three figures, counts with thousands
+separators, and column names in words.  The tables the functions return keep their
+raw numbers (for computing); :func:`for_people` is for showing them.
+
+>>> import pandas as pd
+>>> rates = pd.DataFrame({"player": ["careful"], "deals": [32000], "won": [15061],
+...     "lost": [16939], "unresolved": [0], "rate": [0.470656], "ci_low": [0.465191],
+...     "ci_high": [0.476128]})
+>>> for_people(rates).iloc[0].tolist()
+['careful', '32,000', '15,061', '16,939', '0', '47.1 %', '46.5–47.6 %']
+>>> list(for_people(rates).columns)
+['player', 'deals', 'won', 'lost', 'unresolved', 'win rate', '95 % interval']
+>>> p_text(2.4e-114), p_text(0.0213), p_text(float("nan"))
+('< 0.001', '0.0213', '—')
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from types import MappingProxyType
+
+import pandas as pd
+
+__all__ = ["COLUMN_WORDS", "for_people", "p_text", "percent", "span"]
+
+#: Column names in words (a column not named here keeps its name).
+COLUMN_WORDS: Mapping[str, str] = MappingProxyType(
+    {
+        "rate": "win rate",
+        "a": "player A",
+        "b": "player B",
+        "a_rate": "A's win rate",
+        "b_rate": "B's win rate",
+        "diff": "A minus B (points)",
+        "a_only": "deals only A won",
+        "b_only": "deals only B won",
+        "p_value": "p-value (McNemar)",
+        "nodes": "positions searched",
+        "nodes_expanded": "nodes expanded",
+        "nodes_generated": "nodes generated",
+        "max_frontier": "largest frontier",
+        "share_solved": "share solved",
+        "optimal": "shortest solutions",
+        "share_optimal": "share shortest",
+        "median_length": "median length (moves)",
+        "median_nodes_expanded": "median nodes expanded",
+        "median_nodes_generated": "median nodes generated",
+        "median_max_frontier": "median largest frontier",
+        "median_seconds": "median seconds",
+    }
+)
+#: Pairs of interval columns, each shown as one column "low–high", and its name.
+_SPANS = (
+    ("ci_low", "ci_high", "95 % interval", "%"),
+    ("diff_low", "diff_high", "95 % interval (points)", "points"),
+    ("low", "high", "95 % interval", ""),
+)
+_PERCENT = ("rate", "a_rate", "b_rate", "share_solved", "share_optimal")
+_POINTS = ("diff",)
+
+
+def percent(x: object) -> str:
+    """A fraction as a percentage with one decimal: ``0.4707`` → ``'47.1 %'``."""
+    v = float(x)  # type: ignore[arg-type]
+    return "—" if math.isnan(v) else f"{100 * v:.1f} %"
+
+
+def span(low: object, high: object, unit: str = "%") -> str:
+    """An interval of fractions: ``'46.5–47.6 %'``; ``unit="points"``: a difference
+    in percentage points, ``'−7.6 to −6.4 points'``; ``unit=""``: the numbers as
+    they are, three figures."""
+    lo, hi = float(low), float(high)  # type: ignore[arg-type]
+    if math.isnan(lo) or math.isnan(hi):
+        return "—"
+    if unit == "%":
+        return f"{100 * lo:.1f}–{100 * hi:.1f} %"
+    if unit == "points":
+        return f"{_signed(100 * lo)} to {_signed(100 * hi)} points"
+    return f"{lo:.3g} to {hi:.3g}"
+
+
+def p_text(p: object) -> str:
+    """A p-value for people: ``'< 0.001'`` below a thousandth, else three figures."""
+    v = float(p)  # type: ignore[arg-type]
+    if math.isnan(v):
+        return "—"
+    return "< 0.001" if v < 0.001 else f"{v:.3g}"
+
+
+def _signed(v: float) -> str:
+    return f"{v:+.1f}".replace("-", "−")
+
+
+def _count(v: object) -> str:
+    if isinstance(v, bool) or v is None or (isinstance(v, float) and math.isnan(v)):
+        return "—" if v is None or isinstance(v, float) else str(v)
+    if isinstance(v, int) or (hasattr(v, "is_integer") and float(v).is_integer()):  # type: ignore[arg-type]
+        return f"{int(v):,}"  # type: ignore[call-overload]
+    return f"{float(v):.3g}"  # type: ignore[arg-type]
+
+
+def for_people(table: pd.DataFrame) -> pd.DataFrame:
+    """A copy of ``table`` (a win-rate table, a ladder, a comparison …) with every
+    cell as text a person reads, intervals joined, columns named in words."""
+    if not isinstance(table, pd.DataFrame):
+        raise ValueError(f"for_people takes a pandas DataFrame, not {type(table).__name__}")
+    out = pd.DataFrame(index=table.index)
+    joined = {c for lo, hi, _, _ in _SPANS if lo in table and hi in table for c in (lo, hi)}
+    for col in table.columns:
+        name = str(col)
+        values = table[col]
+        if name in joined:
+            for lo, hi, words, unit in _SPANS:
+                if name == lo:
+                    out[words] = [
+                        span(a, b, unit) for a, b in zip(table[lo], table[hi], strict=True)
+                    ]
+            continue
+        if name in _PERCENT:
+            out[COLUMN_WORDS.get(name, name)] = [percent(v) for v in values]
+        elif name in _POINTS:
+            out[COLUMN_WORDS[name]] = [
+                "—" if math.isnan(float(v)) else _signed(100 * float(v)) for v in values
+            ]
+        elif name.startswith("p_value"):
+            out[COLUMN_WORDS.get(name, name)] = [p_text(v) for v in values]
+        elif pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
+            out[COLUMN_WORDS.get(name, name)] = [_count(v) for v in values]
+        else:
+            out[COLUMN_WORDS.get(name, name)] = values.astype(str).tolist()
+    return out.reset_index(drop=True)
