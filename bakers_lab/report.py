@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from .present import for_people
 from .stats import LADDER, LossModel, ablation, ladder, loss_model, win_rates
 from .table import SurveyError, read_survey
 
@@ -102,10 +103,7 @@ def build_report(path: str | os.PathLike[str]) -> Report:
 
 
 def _fmt_rates(rates: pd.DataFrame) -> pd.DataFrame:
-    out = rates.copy()
-    for col in ("rate", "ci_low", "ci_high"):
-        out[col] = (100 * out[col]).map(lambda x: f"{x:.1f} %")
-    return out
+    return for_people(rates)
 
 
 def _fmt_paired(frame: pd.DataFrame) -> pd.DataFrame:
@@ -113,13 +111,7 @@ def _fmt_paired(frame: pd.DataFrame) -> pd.DataFrame:
             "a_only", "b_only", "p_value"]  # fmt: skip
     if "tip" in frame.columns:
         cols.insert(1, "tip")
-    out = frame[cols].copy()
-    for col in ("a_rate", "b_rate"):
-        out[col] = (100 * out[col]).map(lambda x: f"{x:.1f} %")
-    for col in ("diff", "diff_low", "diff_high"):
-        out[col] = (100 * out[col]).map(lambda x: f"{x:+.1f}")
-    out["p_value"] = out["p_value"].map(lambda p: "< 0.001" if p < 0.001 else f"{p:.3f}")
-    return out
+    return for_people(frame[cols])
 
 
 def report_text(path: str | os.PathLike[str] | Report) -> str:
@@ -203,7 +195,8 @@ def report_html(path: str | os.PathLike[str] | Report) -> str:
     rep = path if isinstance(path, Report) else build_report(path)
     body = [f"<h1>{html.escape(rep.headline)}</h1>"]
     if rep.config:
-        conf = ", ".join(f"{k}: {v}" for k, v in rep.config.items() if k not in ("rules",))
+        hidden = ("rules", "deals_sha256", "format")  # for the program, not the reader
+        conf = ", ".join(f"{k}: {v}" for k, v in rep.config.items() if k not in hidden)
         body.append(f"<p>Configuration: {html.escape(conf)}</p>")
     body += ["<h2>Win rates</h2><p>Over resolved deals; 95 % Wilson intervals.</p>",
              _fmt_rates(rep.rates).to_html(index=False)]  # fmt: skip

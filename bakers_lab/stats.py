@@ -663,7 +663,8 @@ def _fit_logit(
     raise ValueError(
         f"the loss model for {what} cannot be fitted: the features separate the won "
         "from the lost deals (perfectly or nearly), so some odds ratios are infinite. "
-        "Pass fewer features= or survey more deals"
+        "Model fewer features (bl.loss_model(table, player, features=[...]) in Python) or "
+        "survey more deals"
     )
 
 

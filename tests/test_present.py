@@ -47,4 +47,4 @@ def test_a_ladder_reads_in_words():
 
 def test_refuses_what_is_not_a_table():
     with pytest.raises(ValueError, match="for_people takes a pandas DataFrame, not list"):
-        for_people([1, 2])  # type: ignore[arg-type]
+        for_people([1, 2])
