@@ -27,8 +27,8 @@ imports matplotlib.
 ...     "player": ["solver", "solver", "careful", "careful"],
 ...     "outcome": ["won", "won", "won", "lost"]})
 >>> fig = win_rate_chart(t)
->>> fig.axes[0].get_ylabel()
-'win rate (%)'
+>>> fig.axes[0].get_xlabel()
+'win rate (resolved deals)'
 """
 
 from __future__ import annotations

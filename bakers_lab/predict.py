@@ -14,7 +14,7 @@ need no such care: they take every feature, and permutation importance is measur
 per family, all its columns shuffled together.
 
 >>> sorted(FEATURE_GROUPS)[:3]
-['Aces buried', 'Twos buried', 'cards playable at the start']
+['Aces buried', 'Queens and Kings above a lower card', 'Twos buried']
 """
 
 from __future__ import annotations

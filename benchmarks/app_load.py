@@ -90,6 +90,18 @@ def watch(page: Any, outside: list[str]) -> None:
     page.on("request", note)
 
 
+def open_page(browser: Any, base: str, outside: list[str], ready: list[float]) -> tuple[Any, Any]:
+    """A new browser context showing the app, once its explorer is up (the wait noted)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    watch(page, outside)
+    t = time.monotonic()
+    page.goto(base)
+    page.locator(".bl-explorer").wait_for(timeout=180_000)
+    ready.append(time.monotonic() - t)
+    return context, page
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--opens", type=int, default=30, help="pages opened and closed in turn")
@@ -126,13 +138,7 @@ def main() -> int:
             )
             ready: list[float] = []
             for _ in range(args.opens):
-                context = browser.new_context(viewport={"width": 1280, "height": 800})
-                page = context.new_page()
-                watch(page, outside)
-                t = time.monotonic()
-                page.goto(base)
-                page.locator(".bl-explorer").wait_for(timeout=180_000)
-                ready.append(time.monotonic() - t)
+                context, page = open_page(browser, base, outside, ready)
                 page.close(run_before_unload=True)
                 context.close()
             time.sleep(2)
@@ -141,14 +147,7 @@ def main() -> int:
 
             pages, shown, steps = [], [], []
             for _ in range(args.pages):
-                context = browser.new_context(viewport={"width": 1280, "height": 800})
-                page = context.new_page()
-                watch(page, outside)
-                t = time.monotonic()
-                page.goto(base)
-                page.locator(".bl-explorer").wait_for(timeout=180_000)
-                ready.append(time.monotonic() - t)
-                pages.append((context, page))
+                pages.append(open_page(browser, base, outside, ready))
             for _, page in pages:  # each shows the game
                 box = page.locator(".bl-explorer-game input")
                 box.fill(args.game)

@@ -262,8 +262,16 @@ def show_game(page, explorer, number: str):
 
 
 def within_screen(locator) -> bool:
-    box = locator.bounding_box()
-    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= APP_VIEW["height"]
+    """The element lies inside the window (given a few seconds to settle: a busy machine
+    lays the page out late)."""
+    for _ in range(20):
+        box = locator.bounding_box()
+        bottom = APP_VIEW["height"]
+        if box is not None and box["y"] >= 0 and box["y"] + box["height"] <= bottom:
+            return True
+        time.sleep(0.5)
+    print("outside the screen:", locator, box)
+    return False
 
 
 def test_web_app_verdict_fits_the_screen_and_arrow_keys_step(page, app):
