@@ -5,6 +5,7 @@ input gets a clear message."""
 import math
 import re
 import time
+import warnings
 from collections import Counter
 from typing import Any
 
@@ -544,3 +545,19 @@ def test_bad_input(call, error, message):
     deal = classroom_deal(0, "micro")
     with pytest.raises(error, match=re.escape(message)):
         call(deal)
+
+
+def test_an_optimal_search_given_an_inadmissible_heuristic_says_so():
+    deal = classroom_deal(0, "tiny")
+    with pytest.warns(UserWarning, match=re.escape(
+        "astar with the heuristic 'burial', which may overestimate the moves still needed: "
+        "the solution it finds need not be a shortest one (the admissible heuristics: zero, "
+        "cards_not_home, detours)"
+    )):  # fmt: skip
+        astar(deal, "burial")
+    with pytest.warns(UserWarning, match="ida_star with the heuristic 'burial'"):
+        ida_star(deal, "burial")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        astar(deal, "detours")  # admissible: not a word
+        weighted_astar(deal, "burial", 2)  # promises no shortest solution: not a word

@@ -57,11 +57,11 @@ LABELS = {
     "depth_limited": "depth_limited (limit=10)",
     "iterative_deepening": "iterative_deepening",
     "uniform_cost": "uniform_cost",
-    "greedy_best_first": "greedy_best_first (burial)",
+    "greedy_best_first": "greedy_best_first (burial, inadmissible)",
     "astar/cards_not_home": "astar (cards_not_home)",
     "astar/detours": "astar (detours)",
-    "weighted_astar": "weighted_astar (burial, weight=2)",
-    "beam": "beam (burial, width=3)",
+    "weighted_astar": "weighted_astar (burial, inadmissible, weight=2)",
+    "beam": "beam (burial, inadmissible, width=3)",
     "ida_star/cards_not_home": "ida_star (cards_not_home)",
     "ida_star/detours": "ida_star (detours)",
 }
@@ -203,7 +203,7 @@ def test_step_up_to_a_full_deal():
                                "seconds"]  # fmt: skip
     assert t["search"].tolist() == [
         "astar (detours)",
-        "greedy_best_first (burial)",
+        "greedy_best_first (burial, inadmissible)",
         "bl.solve (the fast solver)",
     ]
     assert t["status"].tolist() == ["stopped after 500 nodes"] * 2 + ["solved"]

@@ -59,6 +59,7 @@ import inspect
 import itertools
 import math
 import time
+import warnings
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -696,6 +697,7 @@ def astar(
     f, that expands several times the nodes for the same shortest solution.
     """
     h = heuristic(h)
+    _warn_inadmissible("astar", h)
     return best_first(
         problem,
         lambda node: node.path_cost + h(node.state),
@@ -802,6 +804,7 @@ def ida_star(
     """
     problem = as_problem(problem)
     h = heuristic(h)
+    _warn_inadmissible("ida_star", h)
 
     def f(node: Node) -> float:
         return node.path_cost + h(node.state)
@@ -991,10 +994,7 @@ class _Entry:
         with an admissible heuristic."""
         if self.name in ("breadth_first", "uniform_cost", "iterative_deepening"):
             return True
-        h = self.params.get("h")
-        admissible = (isinstance(h, str) and h in ADMISSIBLE) or any(
-            h is f for f in ADMISSIBLE.values()
-        )
+        admissible = _admissible(self.params.get("h"))
         if self.name in ("astar", "ida_star"):
             return admissible
         return self.name == "weighted_astar" and admissible and self.params.get("weight") == 1
@@ -1006,6 +1006,23 @@ class _Entry:
     def run(self, position: Deal, max_nodes: int) -> SearchResult:
         params = {**self.params, "max_nodes": self.budget(max_nodes)}
         return run(self.name, position, **params)
+
+
+def _admissible(h: object) -> bool:
+    """Whether ``h`` (a heuristic or its name) is one that never overestimates."""
+    return (isinstance(h, str) and h in ADMISSIBLE) or any(h is f for f in ADMISSIBLE.values())
+
+
+def _warn_inadmissible(algorithm: str, h: Heuristic) -> None:
+    """A word when an algorithm that promises shortest solutions gets a heuristic
+    that may overestimate: the promise no longer holds."""
+    if not _admissible(h):
+        warnings.warn(
+            f"{algorithm} with the heuristic {_show(h)!r}, which may overestimate the moves "
+            f"still needed: the solution it finds need not be a shortest one (the admissible "
+            f"heuristics: {', '.join(ADMISSIBLE)})",
+            stacklevel=3,
+        )
 
 
 def _show(value: object) -> str:
@@ -1045,7 +1062,12 @@ def _entries(algorithms: object) -> list[_Entry]:
                 f"{name} cannot take the parameters {params!r}: {exc}; give them as "
                 f"('{name}', {{...}}), like ('astar', {{'h': 'detours'}})"
             ) from None
-        shown = [_show(v) if k == "h" else f"{k}={_show(v)}" for k, v in params.items()]
+        shown = [
+            (_show(v) if _admissible(v) else f"{_show(v)}, inadmissible")
+            if k == "h"
+            else f"{k}={_show(v)}"
+            for k, v in params.items()
+        ]
         label = f"{name} ({', '.join(shown)})" if shown else name
         entries.append(_Entry(name, MappingProxyType(params), label))
     if not entries:
@@ -1110,10 +1132,10 @@ def compare(
     the row is not solved or no such algorithm solved the deal.
 
     >>> t = compare([0], ["breadth_first", ("greedy_best_first", {"h": "burial"})], deck="tiny")
-    >>> t[["algorithm", "status", "length", "nodes_expanded", "optimal"]]
-                        algorithm  status  length  nodes_expanded  optimal
-    0               breadth_first  solved    13.0             124     True
-    1  greedy_best_first (burial)  solved    13.0              13     True
+    >>> t[["algorithm", "length", "nodes_expanded", "optimal"]]
+                                      algorithm  length  nodes_expanded  optimal
+    0                             breadth_first    13.0             124     True
+    1  greedy_best_first (burial, inadmissible)    13.0              13     True
     """
     entries = _entries(algorithms)
     max_nodes = as_int(max_nodes, "max_nodes", low=1)
