@@ -977,12 +977,22 @@ def search_chart(table: pd.DataFrame, *, ax: Axes | None = None) -> Figure:
         order = [str(a) for a in column.cat.categories if (column == a).any()]
     else:
         order = [str(a) for a in dict.fromkeys(column.astype(str))]
-    fig, ax = _canvas(ax, (9.0, 1.6 + 0.55 * len(order)))
+    fig, ax = _canvas(ax, (9.0, 1.8 + 0.62 * len(order)))
     y = np.arange(len(order))
+    # a deal no algorithm solved cannot be won (or is beyond every budget): its searches
+    # measure the whole space, not the way to a goal, so the boxes leave it out
+    solved_deals = set(table.loc[table["status"].astype(str) == "solved", "deal"].tolist())
+    winnable = table["deal"].isin(solved_deals).to_numpy()
     nodes = [
-        np.maximum(table.loc[column.astype(str) == a, "nodes_expanded"].to_numpy(float), 1.0)
+        np.maximum(
+            table.loc[(column.astype(str) == a).to_numpy() & winnable, "nodes_expanded"].to_numpy(
+                float
+            ),
+            1.0,
+        )
         for a in order
     ]
+    nodes = [v if len(v) else np.array([np.nan]) for v in nodes]
     boxes = ax.boxplot(
         nodes,
         positions=y,
@@ -1019,20 +1029,33 @@ def search_chart(table: pd.DataFrame, *, ax: Axes | None = None) -> Figure:
                 label=f"{label} (n = {len(xs):,})",
             )
     medians = [float(np.median(v)) for v in nodes]
-    ax.set_yticks(y, [f"{a}\nmedian {m:,.0f}" for a, m in zip(order, medians, strict=True)])
+    ax.set_yticks(
+        y,
+        [
+            f"{a.replace(' (', chr(10) + '(')}\n"
+            + (f"median {m:,.0f}" if not math.isnan(m) else "no deal solved")
+            for a, m in zip(order, medians, strict=True)
+        ],
+    )
     ax.set_ylim(len(order) - 0.5, -0.5)  # the first algorithm on top
     ax.set_xscale("log")
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}"))
+    deals = table["deal"].tolist()
+    n_deals = len(set(deals))
+    apart = n_deals - len(solved_deals)
     ax.set_xlabel("nodes expanded (log scale)")
     ax.set_ylabel("algorithm (median nodes expanded)")
     ax.grid(axis="x", alpha=0.3, which="major")
-    deals = table["deal"].tolist()
     decks = ", ".join(_deck_text(str(d)) for d in dict.fromkeys(table["deck"].astype(str)))
-    n_deals = len(set(deals))
     ax.set_title(
         _title(
             f"Nodes expanded per algorithm: {n_deals:,} {decks}",
-            f"deals {_seeds_text(deals)}; box: quartiles and median; one point per deal",
+            f"deals {_seeds_text(deals)}; one point per deal; "
+            + (
+                f"boxes: the {len(solved_deals):,} solved ({apart:,} unsolved: points)"
+                if apart
+                else "box: quartiles and median"
+            ),
             70,
         )
     )
