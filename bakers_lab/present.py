@@ -49,6 +49,7 @@ COLUMN_WORDS: Mapping[str, str] = MappingProxyType(
         "median_nodes_generated": "median nodes generated",
         "median_max_frontier": "median largest frontier",
         "median_seconds": "median seconds",
+        "extra": "moves beyond the shortest",
     }
 )
 #: Pairs of interval columns, each shown as one column "low–high", and its name.

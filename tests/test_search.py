@@ -561,3 +561,13 @@ def test_an_optimal_search_given_an_inadmissible_heuristic_says_so():
         warnings.simplefilter("error")
         astar(deal, "detours")  # admissible: not a word
         weighted_astar(deal, "burial", 2)  # promises no shortest solution: not a word
+
+
+def test_compare_says_how_many_moves_an_inadmissible_heuristic_costs():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        t = search_module.compare(
+            [8], [("astar", {"h": "detours"}), ("greedy_best_first", {"h": "burial"})], deck="small"
+        )
+    assert t["length"].tolist() == [19.0, 20.0]
+    assert t["optimal"].tolist() == [True, False] and t["extra"].tolist() == [0, 1]

@@ -976,6 +976,7 @@ COMPARE_COLUMNS = (
     "max_frontier",
     "seconds",
     "optimal",
+    "extra",
 )
 
 
@@ -1129,7 +1130,9 @@ def compare(
     shortest that an algorithm promising shortest solutions found on that deal
     (breadth-first, uniform-cost and iterative deepening search, A* and IDA*
     with an admissible heuristic).  ``optimal`` is missing (``pd.NA``) where
-    the row is not solved or no such algorithm solved the deal.
+    the row is not solved or no such algorithm solved the deal; ``extra`` is
+    how many moves longer than that shortest solution it is (0 when optimal):
+    what an inadmissible heuristic costs.
 
     >>> t = compare([0], ["breadth_first", ("greedy_best_first", {"h": "burial"})], deck="tiny")
     >>> t[["algorithm", "length", "nodes_expanded", "optimal"]]
@@ -1159,11 +1162,13 @@ def compare(
                     "max_frontier": r.max_frontier,
                     "seconds": r.seconds,
                     "optimal": pd.NA if None in (length, shortest) else length == shortest,
+                    "extra": pd.NA if None in (length, shortest) else length - shortest,
                 }
             )
     table = pd.DataFrame(rows, columns=list(COMPARE_COLUMNS))
     table["algorithm"] = pd.Categorical(table["algorithm"], categories=[e.label for e in entries])
     table["optimal"] = table["optimal"].astype("boolean")
+    table["extra"] = table["extra"].astype("Int64")
     return table
 
 
