@@ -1162,7 +1162,7 @@ def compare(
                     "max_frontier": r.max_frontier,
                     "seconds": r.seconds,
                     "optimal": pd.NA if None in (length, shortest) else length == shortest,
-                    "extra": pd.NA if None in (length, shortest) else length - shortest,
+                    "extra": (pd.NA if length is None or shortest is None else length - shortest),
                 }
             )
     table = pd.DataFrame(rows, columns=list(COMPARE_COLUMNS))
