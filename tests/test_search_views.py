@@ -481,3 +481,25 @@ def test_viewer_of_a_bare_trace_and_a_small_tree(astar_trace):
     assert w.line.value.endswith("— goal reached")
     with pytest.raises(ValueError, match=re.escape("tree_nodes must be an integer at least 1")):
         TraceViewer(astar_trace, tree_nodes=0)
+
+
+def test_viewer_shows_the_frontier_and_jumps_to_expansions_and_the_goal(astar_trace):
+    m = TraceModel(astar_trace)
+    assert m.frontier(5) == [(1, 1, 13), (2, 1, 14), (3, 1, 14)]
+    assert m.frontier_text(5) == (
+        "frontier, lowest f first: node 1 (g 1, h 12, f 13); node 2 (g 1, h 13, f 14); "
+        "node 3 (g 1, h 13, f 14)"
+    )
+    assert [m.next_expansion(k) for k in (1, 2, 5, 43, 44)] == [2, 6, 6, 44, 44]
+    w = TraceViewer(astar_trace)
+    w.expansion.click()
+    assert w.step == 2 and m.event(2).kind == "expand"
+    w.expansion.click()
+    assert w.step == 6 and w.waiting.value == (  # node 1 taken off, its children not yet made
+        "frontier, lowest f first: node 2 (g 1, h 13, f 14); node 3 (g 1, h 13, f 14)"
+    )
+    w.goal.click()
+    assert w.step == 44 and m.event(44).kind == "goal"
+    assert w.goal.disabled and w.expansion.disabled
+    bfs = TraceModel(breadth_first(classroom_deal(0, "tiny"), trace=True))
+    assert bfs.frontier_text(10).startswith("frontier, lowest g first: node 3 (g 1); node 4 (g 2)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from html import escape
 from typing import Any
 
 import ipywidgets as widgets
@@ -99,6 +100,44 @@ class TraceModel:
     def event(self, k: int) -> Event:
         """The ``k``-th event (1 … ``n``)."""
         return self.events[self._step(k) - 1]
+
+    def next_expansion(self, k: int) -> int:
+        """The step of the first expansion (or the goal) after step ``k``; ``n`` if none."""
+        k = self._step(k)
+        return next(
+            (j for j in range(k + 1, self.n + 1) if self.events[j - 1].kind in ("expand", "goal")),
+            self.n,
+        )
+
+    def frontier(self, k: int, limit: int = 8) -> list[tuple[int, int, float]]:
+        """The nodes waiting on the frontier after step ``k`` (generated, not yet
+        expanded or dropped): (node, depth g, ordering value), lowest value first
+        (ties: the deeper first, as A* takes them), at most ``limit``."""
+        k = self._step(k)
+        waiting: dict[int, Event] = {}
+        for e in self.events[:k]:
+            if e.kind == "generate":
+                waiting[e.node_id] = e
+            else:
+                waiting.pop(e.node_id, None)
+        ordered = sorted(waiting.values(), key=lambda e: (e.f_or_g_value, -e.depth, e.node_id))
+        return [(e.node_id, e.depth, e.f_or_g_value) for e in ordered[:limit]]
+
+    def frontier_text(self, k: int, limit: int = 8) -> str:
+        """The frontier after step ``k`` in words, with g, h and f where the search
+        orders by f = g + h: ``node 5 (g 3, h 10, f 13)``."""
+        waiting = self.frontier(k, limit)
+        total = self.counts(k)[2]
+        if not waiting:
+            return "frontier: empty"
+        if self.value_name == "f" and self.algorithm == "astar":
+            items = [f"node {n} (g {g}, h {v - g:g}, f {v:g})" for n, g, v in waiting]
+        elif self.value_name == "g":
+            items = [f"node {n} (g {g})" for n, g, _ in waiting]
+        else:
+            items = [f"node {n} (g {g}, {self.value_name} {v:g})" for n, g, v in waiting]
+        more = f" … and {total - len(waiting)} more" if total > len(waiting) else ""
+        return f"frontier, lowest {self.value_name} first: {'; '.join(items)}{more}"
 
     def counts(self, k: int) -> tuple[int, int, int]:
         """(expanded, generated, frontier) after ``k`` events."""
@@ -251,6 +290,9 @@ class TraceViewer(widgets.VBox):
         self.back = _button("back", "step-backward", "one event back")
         self.next = _button("next", "step-forward", "one event on")
         self.last = _button("last", "fast-forward", "to the last event")
+        self.expansion = _button("next expansion", "forward", "on to the next node expanded")
+        self.goal = _button("to the goal", "flag-checkered", "to the end of the search")
+        self.waiting = widgets.HTML()  # the frontier's first nodes, with g, h and f
         # the value changes when the slider is let go: each step draws two charts
         self.slider = widgets.IntSlider(
             value=1, min=1, max=n, description="event", continuous_update=False
@@ -270,16 +312,20 @@ class TraceViewer(widgets.VBox):
         self.back.on_click(lambda _: self._go(self.slider.value - 1))
         self.next.on_click(lambda _: self._go(self.slider.value + 1))
         self.last.on_click(lambda _: self._go(n))
+        self.expansion.on_click(lambda _: self._go(model.next_expansion(self.slider.value)))
+        self.goal.on_click(lambda _: self._go(n))
         self.slider.observe(self._show, names="value")
         controls = widgets.HBox(
-            [self.first, self.back, self.next, self.last, self.play],
+            [self.first, self.back, self.next, self.last, self.expansion, self.goal, self.play],
             layout=widgets.Layout(flex_flow="row wrap"),
         )
         charts = widgets.HBox(  # the pictures keep their own heights
             [self.frontier, self.tree],
             layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"),
         )
-        super().__init__([self.board, controls, self.slider, self.speed, self.line, charts])
+        super().__init__(
+            [self.board, controls, self.slider, self.speed, self.line, self.waiting, charts]
+        )
         self.add_class("bl-trace")
         self.line.add_class("bl-trace-line")
         self._draw(1)
@@ -299,7 +345,9 @@ class TraceViewer(widgets.VBox):
         m = self.model
         self.board.value = m.html(k, layout=self._layout)
         self.line.value = m.line(k)
+        self.waiting.value = escape(m.frontier_text(k))
         self.frontier.value = _png(frontier_chart(m.table, upto=k))
         self.tree.value = _png(search_tree_chart(m.table, upto=k, limit=self.tree_nodes))
         self.first.disabled = self.back.disabled = k == 1
-        self.next.disabled = self.last.disabled = k == m.n
+        self.next.disabled = self.last.disabled = self.expansion.disabled = k == m.n
+        self.goal.disabled = k == m.n
