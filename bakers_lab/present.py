@@ -95,11 +95,17 @@ def _signed(v: float) -> str:
 
 
 def _count(v: object) -> str:
-    if isinstance(v, bool) or v is None or (isinstance(v, float) and math.isnan(v)):
-        return "—" if v is None or isinstance(v, float) else str(v)
+    if _missing(v):
+        return "—"
+    if isinstance(v, bool):
+        return str(v)
     if isinstance(v, int) or (hasattr(v, "is_integer") and float(v).is_integer()):  # type: ignore[arg-type]
         return f"{int(v):,}"  # type: ignore[call-overload]
     return f"{float(v):.3g}"  # type: ignore[arg-type]
+
+
+def _missing(v: object) -> bool:
+    return v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v))
 
 
 def for_people(table: pd.DataFrame) -> pd.DataFrame:
@@ -130,5 +136,5 @@ def for_people(table: pd.DataFrame) -> pd.DataFrame:
         elif pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
             out[COLUMN_WORDS.get(name, name)] = [_count(v) for v in values]
         else:
-            out[COLUMN_WORDS.get(name, name)] = values.astype(str).tolist()
+            out[COLUMN_WORDS.get(name, name)] = ["—" if _missing(v) else str(v) for v in values]
     return out.reset_index(drop=True)

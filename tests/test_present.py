@@ -48,3 +48,10 @@ def test_a_ladder_reads_in_words():
 def test_refuses_what_is_not_a_table():
     with pytest.raises(ValueError, match="for_people takes a pandas DataFrame, not list"):
         for_people([1, 2])
+
+
+def test_missing_cells_read_as_a_dash():
+    shown = for_people(
+        pd.DataFrame({"won": [pd.NA, 3], "x": [None, "a"], "n": pd.array([1, None], dtype="Int64")})
+    )
+    assert shown.to_dict("list") == {"won": ["—", "3"], "x": ["—", "a"], "n": ["1", "—"]}

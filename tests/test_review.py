@@ -244,3 +244,17 @@ def test_continue_from_a_bots_game_or_the_winning_line_opens_the_board_there():
     w.player_replay.slider.value = 3  # careful's game of deal 4, move 3
     w.continue_from(w.player_replay)
     assert w.board.model.game.history == tuple(bl.Move.parse(m) for m in CAREFUL_4.split()[:3])
+
+
+def test_a_position_of_another_deal_or_a_wrong_move_list_is_refused_in_words():
+    b = BoardModel(bl.deal(1))
+    with pytest.raises(ValueError, match="that position is not one of this board's game"):
+        b.load(bl.GameState.from_deal(bl.deal(2)))  # no moves, but another deal
+    assert b.played == 0 and b.game.key() == bl.GameState.from_deal(bl.deal(1)).key()
+    with pytest.raises(TypeError, match=re.escape("moves must be move texts separated by")):
+        ReviewModel(bl.deal(1), None)  # type: ignore[arg-type]
+    long = ReviewModel(bl.deal(1), "AD>F " * 100_000)  # a huge paste: the first bad move
+    assert long.message == (
+        "Cannot replay these moves: move 2 of 100000, AD>F, is illegal there: AD is already "
+        "on a foundation"
+    )

@@ -207,6 +207,8 @@ class BoardModel:
         game = self.start.copy()
         for m in moves[len(before) :]:
             game.play(m)
+        if game.key() != position.key():  # the same moves from another deal
+            raise ValueError("that position is not one of this board's game")
         self.game = game
         self._changed()
 

@@ -68,6 +68,7 @@ class ReviewModel:
         self.line: ReplayModel | None = None
         #: The step of :attr:`yours` where :attr:`line` starts.
         self.line_from = 0
+        moves = move_list(moves)  # a wrong type: the words every move list gets
         try:
             position_after(self.start, moves)  # the first illegal move, in the CLI's words
         except ExplainError as exc:
