@@ -263,6 +263,16 @@ def _feature_label(feature: str, how: str) -> str:
     return textwrap.fill(f"{_meaning(feature)} ({feature}; {how})", 80)
 
 
+def _deal_range(counts: Sequence[int], per: str, *, always: bool = False) -> str:
+    """The deals a chart draws, for its title: ``32,000 deals`` when every bar or line
+    has as many, else ``2,000 to 32,000 deals a player`` (``per``; with ``always``,
+    said even when they are equal)."""
+    low, high = int(min(counts)), int(max(counts))
+    if low == high:
+        return f"{high:,} deals {per}" if always else f"{high:,} deals"
+    return f"{low:,} to {high:,} deals {per}"
+
+
 def _deals(rows: pd.DataFrame) -> int:
     return int(rows["deal"].nunique())
 
@@ -310,8 +320,7 @@ def win_rate_chart(
     ax.xaxis.set_major_formatter(PercentFormatter(decimals=0))
     ax.set_xlabel("win rate (resolved deals)")
     ax.grid(axis="x", alpha=0.3, zorder=0)
-    low, high = int(n_resolved.min()), int(n_resolved.max())
-    deals = f"{high:,} deals" if low == high else f"{low:,} to {high:,} deals a player"
+    deals = _deal_range(n_resolved.tolist(), "a player")
     ax.set_title(_title(f"Win rate per player, {title(rules(vname))}", f"{deals}, {_LEVEL}"))
     if drawn:
         ax.legend(
@@ -480,12 +489,7 @@ def decile_chart(
     ax.set_xlabel(_feature_label(feature, f"{len(labels)} bins of about equal numbers of deals"))
     ax.set_ylabel("win rate (resolved deals)")
     ax.grid(alpha=0.3)
-    counts = [int(r["deals"].sum()) for r in drawn]
-    n = (
-        f"{max(counts):,} deals"
-        if min(counts) == max(counts)
-        else (f"{min(counts):,} to {max(counts):,} deals a player")
-    )
+    n = _deal_range([int(r["deals"].sum()) for r in drawn], "a player")
     ax.set_title(
         _title(
             f"Win rate by {feature} in {len(labels)} bins, {title(rules(vname))}", f"{n}, {_LEVEL}"
@@ -583,12 +587,7 @@ def feature_effect_chart(
     axes[0].set_ylabel("win rate (resolved deals)")
     handles, names = axes[0].get_legend_handles_labels()
     fig.legend(handles, names, loc="outside right upper", fontsize="small", frameon=False)
-    counts = [int(r["deals"].sum()) for r in drawn]
-    n = (
-        f"{max(counts):,} deals"
-        if min(counts) == max(counts)
-        else (f"{min(counts):,} to {max(counts):,} deals a player")
-    )
+    n = _deal_range([int(r["deals"].sum()) for r in drawn], "a player")
     fig.suptitle(
         f"Win rate against the strongest deal features, {title(rules(vname))} "
         f"({n}; 95 % Wilson intervals)",
@@ -716,8 +715,7 @@ def variant_chart(
     ax.xaxis.set_major_formatter(PercentFormatter(decimals=0))
     ax.set_xlabel("win rate (resolved deals)")
     ax.grid(axis="x", alpha=0.3, zorder=0)
-    low, high = int(deals[variants].min()), int(deals[variants].max())
-    n = f"{high:,} deals a variant" if low == high else f"{low:,} to {high:,} deals a variant"
+    n = _deal_range(deals[variants].tolist(), "a variant", always=True)
     ax.set_title(_title("Win rate per variant and player", f"{n}, {_LEVEL}"))
     _legend_right(ax)
     return fig

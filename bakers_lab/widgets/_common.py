@@ -109,3 +109,11 @@ class _Ticker:
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
         self._thread.join()
+
+
+def _continue_button(on_click: Callable[[], None]) -> Any:
+    """ "Continue from here": a button (not a bar across the page) under a replay."""
+    go = _button("Continue from here", "hand-pointer", "play on from the position shown")
+    go.layout.align_self = "flex-start"
+    go.on_click(lambda _: on_click())
+    return go

@@ -19,7 +19,7 @@ from ..shuffles import MAX_GAME_NUMBER
 from ..solve.fast import DEFAULT_MAX_NODES, MAX_NODES, SolveResult, solve
 from ..solve.players import GameRecord, play
 from ..validate import as_int, describe
-from ._common import _button, _close_all, _count, _Ticker, on_screen
+from ._common import _close_all, _continue_button, _count, _Ticker, on_screen
 from .board import Board
 from .replay import Replay
 from .review import YourGame
@@ -372,9 +372,8 @@ class GameExplorer(widgets.VBox):
     def _continue_button(self, replay: Replay) -> Any:
         """ "Continue from here": the replay's position goes on the board, and the
         board's tab opens."""
-        go = _button("Continue from here", "hand-pointer", "play on from the position shown")
+        go = _continue_button(lambda: self.continue_from(replay))
         go.add_class("bl-explorer-continue")
-        go.on_click(lambda _: self.continue_from(replay))
         return go
 
     def continue_from(self, replay: Replay) -> None:

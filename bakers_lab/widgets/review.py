@@ -31,7 +31,7 @@ from ..moves import Move
 from ..positions import move_list, start_of
 from ..solve.fast import DEFAULT_MAX_NODES, MAX_NODES
 from ..validate import as_int
-from ._common import _button, _close_all, _count, _Ticker, on_screen
+from ._common import _button, _close_all, _continue_button, _count, _Ticker, on_screen
 from .board import Board
 from .replay import Replay, ReplayModel
 
@@ -237,10 +237,8 @@ class YourGame(widgets.VBox):
         self._place(*parts)
 
     def _with_continue(self, heading: str, replay: Replay) -> Any:
-        go = _button("Continue from here", "hand-pointer", "play on from the position shown")
+        go = _continue_button(lambda: self._continue(replay))
         go.add_class("bl-review-continue")
-        go.layout.align_self = "flex-start"  # a button, not a bar across the page
-        go.on_click(lambda _b: self._continue(replay))
         return widgets.VBox([widgets.HTML(f"<b>{escape(heading)}</b>"), replay, go])
 
     def _continue(self, replay: Replay) -> None:
