@@ -388,7 +388,10 @@ def lookahead_chart(
     ax.set_ylabel("win rate (%)")
     ax.grid(alpha=0.3)
     ax.set_title(
-        _title(f"Does looking further ahead win more? {vname}", f"{_deals(rows):,} deals, {_LEVEL}")
+        _title(
+            f"Does looking further ahead win more? {title(rules(vname))}",
+            f"{_deals(rows):,} deals, {_LEVEL}",
+        )
     )
     _legend_right(ax)
     return fig
@@ -654,7 +657,7 @@ def effort_chart(
     ax.grid(alpha=0.3, which="major")
     ax.set_title(
         _title(
-            f"Solver effort against {feature}, {vname}",
+            f"Solver effort against {feature}, {title(rules(vname))}",
             f"{len(solver):,} deals; median and interquartile range per value",
         )
     )
@@ -817,7 +820,7 @@ def skill_curve_chart(
         a.set_ylim(bottom, 101 if bottom >= 50 else 105)
     axes[0].set_ylabel("win rate (%)")
     deals = max(int(c["n"].max()) for c in curves.values())
-    head = _title(f"How much planning does it take? {vname}",
+    head = _title(f"How much planning does it take? {title(rules(vname))}",
                   f"{deals:,} deals a setting, {_LEVEL}", width=44 * len(axes))  # fmt: skip
     # one legend for the panels, below them: the curves, the ceiling, the claims
     seen: dict[str, Artist] = {}
@@ -909,7 +912,8 @@ def planning_chart(
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncol=2, fontsize="small",
                frameon=False, title=textwrap.fill(_meaning(feature), 90))  # fmt: skip
-    fig.suptitle(_title(f"How much more planning the harder deals take, by {feature}, {vname}",
+    name = title(rules(vname))
+    fig.suptitle(_title(f"How much more planning the harder deals take, by {feature}, {name}",
                         f"{n_deals:,} deals in {groups} groups, {_LEVEL}",
                         width=44 * len(axes)))  # fmt: skip
     return fig

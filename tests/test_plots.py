@@ -166,7 +166,7 @@ def test_lookahead_chart(survey, tmp_path):
     (ax,) = fig.axes
     assert ax.get_xlabel() == "look-ahead depth (moves; careful play = 1)"
     assert ax.get_ylabel() == "win rate (%)"
-    assert "look" in ax.get_title() and "bakers_dozen" in ax.get_title()
+    assert "look" in ax.get_title() and "Baker's Dozen" in ax.get_title()
     assert list(ax.get_xticks()) == [1, 2, 3]
     points = errorbars(ax)
     assert len(points) == 3  # careful, lookahead-2, lookahead-3
@@ -227,7 +227,7 @@ def test_effort_chart(survey, tmp_path):
     assert ax.get_yscale() == "log"
     assert ax.get_ylabel() == "solver nodes (log scale)"
     assert ax.get_xlabel().startswith("Cards above the Aces")
-    assert ax.get_title().startswith("Solver effort against f_depth_aces, bakers_dozen\n120 deals")
+    assert ax.get_title().startswith("Solver effort against f_depth_aces, Baker's Dozen\n120 deals")
     # solver rows only: one scatter point per solver deal, by outcome
     assert sum(len(data(c.get_offsets())) for c in ax.collections[:3]) == N_DEALS
     assert legend_texts(ax)[-1] == "median and interquartile range"
