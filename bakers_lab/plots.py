@@ -67,7 +67,7 @@ from .stats import (
     rate_by_decile,
     win_rates,
 )
-from .validate import as_int, describe
+from .validate import as_bool, as_int, describe
 
 __all__ = [
     "DEFAULT_CLAIMS",
@@ -445,7 +445,7 @@ def odds_ratio_chart(model: LossModel, *, ax: Axes | None = None) -> Figure:
             f"What makes {model.player} lose ({title(rules(model.variant))}): "
             f"held-out AUC {model.auc:.2f}",
             f"n = {model.n_test:,} deals held out, {model.n_train:,} fitted "
-            f"({model.lost_train} lost); 95 % Wald intervals",
+            f"({model.lost_train:,} lost); 95 % Wald intervals",
         )
     )
     return fig
@@ -592,8 +592,10 @@ def feature_effect_chart(
     fig.legend(handles, names, loc="outside right upper", fontsize="small", frameon=False)
     n = _deal_range([int(r["deals"].sum()) for r in drawn], "a player")
     fig.suptitle(
-        f"Win rate against the strongest deal features, {title(rules(vname))} "
-        f"({n}; 95 % Wilson intervals)",
+        _title(
+            f"Win rate against the strongest deal features, {title(rules(vname))}",
+            f"{n}; 95 % Wilson intervals",
+        ),
         fontsize="medium",
     )
     return fig
@@ -1205,7 +1207,7 @@ def frontier_chart(
     ax.grid(alpha=0.3)
     name = table.attrs.get("algorithm") or "search"
     ax.set_title(
-        f"Frontier of {name}: {int(f[k - 1]):,} nodes after event {k:,} of {n:,}\n"
+        f"Frontier of {name}: {_nodes(int(f[k - 1]))} after event {k:,} of {n:,}\n"
         f"(largest so far {int(f[:k].max()):,})",
         fontsize="medium",
     )
@@ -1220,6 +1222,15 @@ _NODE_STYLES = {
     "prune": ("dropped", "x", "0.45", "0.45", 0.9),
     "goal": ("goal", "*", "tab:green", "tab:green", 3.0),
 }
+
+
+def _nodes(count: int) -> str:
+    """``'1 node'``, ``'1,234 nodes'``."""
+    return f"{count:,} node" if count == 1 else f"{count:,} nodes"
+
+
+#: The most nodes side by side (leaves) for which the tree chart numbers every node.
+TREE_LABELS = 32
 
 
 def _tree_layout(table: pd.DataFrame, limit: int) -> dict[int, tuple[float, int]]:
@@ -1260,6 +1271,7 @@ def search_tree_chart(
     *,
     upto: int | None = None,
     limit: int = 200,
+    labels: bool | None = None,
     ax: Axes | None = None,
 ) -> Figure:
     """The search tree after ``upto`` events (``None``: the whole trace): one
@@ -1267,12 +1279,20 @@ def search_tree_chart(
     its last event (expanded, on the frontier, dropped, goal); the node of
     event ``upto`` is ringed, and once the goal is found its path is drawn.
 
+    ``labels`` writes each node's number beside it (the number the trace's
+    lines and the frontier name); by default (``None``) every node is numbered
+    while the tree is small enough for the numbers to stay apart (at most
+    :data:`TREE_LABELS` nodes side by side), else only the ringed node and the
+    goal are.
+
     Only the first ``limit`` nodes generated are drawn (the title says so when
     there are more).  Each node has its place in the tree of those nodes from
     the first event on, so stepping through a trace the tree grows without
     moving."""
     table = trace_table(source)
     limit = as_int(limit, "limit", low=1)
+    if labels is not None:
+        labels = as_bool(labels, "labels")
     n = len(table)
     k = _step(upto, n)
     layout = _tree_layout(table, limit)
@@ -1340,6 +1360,19 @@ def search_tree_chart(
         )
     if len(goals):
         handles.append(Line2D([], [], color="tab:green", lw=2.5, label="path to the goal"))
+    numbered = (
+        list(last.index)
+        if (labels is None and leaves <= TREE_LABELS) or labels
+        else [int(v) for v in (*goals[:1], current) if int(v) in last.index]
+    )
+    for node in dict.fromkeys(int(v) for v in numbered):
+        nx, ny = layout[node]
+        away = 7 if node == current and upto is not None else 3  # clear of the ring
+        ax.annotate(
+            f"{node}", (nx, ny), xytext=(away, away), textcoords="offset points",
+            fontsize=7, color="0.15", ha="left", va="bottom", zorder=5,
+            bbox={"boxstyle": "square,pad=0.05", "fc": "white", "ec": "none", "alpha": 0.8},
+        )  # fmt: skip
     pad = 1 + 0.02 * leaves
     ax.set_xlim(-pad, leaves - 1 + pad)
     ax.set_ylim(depth + 0.6, -0.6)  # the root on top
@@ -1360,7 +1393,7 @@ def search_tree_chart(
     if current >= limit:
         note += f"; node {current:,} of this event is not drawn"
     ax.set_title(
-        f"Search tree of {name} after event {k:,} of {n:,}: {now:,} nodes generated\n({note})",
+        f"Search tree of {name} after event {k:,} of {n:,}: {_nodes(now)} generated\n({note})",
         fontsize="medium",
     )
     ax.legend(

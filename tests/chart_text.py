@@ -23,12 +23,26 @@ def drawn_texts(fig: Figure) -> list[Text]:
 
 
 def overlapping_texts(fig: Figure) -> list[tuple[str, str]]:
-    """Pairs of drawn texts whose boxes overlap by more than a pixel each way."""
+    """Pairs of drawn texts whose boxes overlap by more than a pixel each way, and
+    texts that run into a legend (its markers and lines included): ``(text, "the legend")``."""
     canvas = FigureCanvasAgg(fig)
     canvas.draw()
     renderer = canvas.get_renderer()
-    boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in drawn_texts(fig)]
+    texts = drawn_texts(fig)
+    boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in texts]
     out = []
+    # a legend's box (its markers and lines too) is no place for any other text
+    legends = [*fig.legends, *(ax.get_legend() for ax in fig.axes)]
+    for legend in legends:
+        if legend is None:
+            continue
+        own = {id(t) for t in [*legend.get_texts(), legend.get_title()]}
+        box = legend.get_window_extent(renderer)
+        for t, (text, b) in zip(texts, boxes, strict=True):
+            if id(t) not in own and b.width and box.overlaps(b):
+                inter = min(box.x1, b.x1) - max(box.x0, b.x0), min(box.y1, b.y1) - max(box.y0, b.y0)
+                if inter[0] > 1 and inter[1] > 1:
+                    out.append((text, "the legend"))
     for i in range(len(boxes)):
         for j in range(i + 1, len(boxes)):
             a, b = boxes[i][1], boxes[j][1]

@@ -54,6 +54,9 @@ def _cases(t) -> dict[str, Callable[[], Figure]]:
         "search_tree_chart": lambda: plots.search_tree_chart(
             search.breadth_first(tiny, trace=True), upto=200
         ),
+        "search_tree_chart/numbered": lambda: plots.search_tree_chart(
+            search.astar(tiny, "detours", trace=True), upto=30
+        ),
     }
 
 

@@ -503,3 +503,43 @@ def test_viewer_shows_the_frontier_and_jumps_to_expansions_and_the_goal(astar_tr
     assert w.goal.disabled and w.expansion.disabled
     bfs = TraceModel(breadth_first(classroom_deal(0, "tiny"), trace=True))
     assert bfs.frontier_text(10).startswith("frontier, lowest g first: node 3 (g 1); node 4 (g 2)")
+
+
+def test_viewer_plays_by_event_expansion_or_new_depth(astar_trace):
+    m = TraceModel(astar_trace)
+    expansions = m.stops("expansion")
+    assert expansions == [k for k in range(1, 45) if m.event(k).kind in ("expand", "goal")]
+    assert expansions[-1] == 44 and m.event(44).kind == "goal"
+    depths = m.stops("depth")
+    assert [m.event(k).depth for k in depths[:-1]] == list(range(len(depths) - 1))
+    assert depths[-1] == 44 and m.stops("event") == list(range(1, 45))
+    with pytest.raises(ValueError, match=r"^unit must be one of event, expansion, depth, not 'x'$"):
+        m.stops("x")
+    bfs = TraceModel(breadth_first(classroom_deal(0, "tiny"), trace=True))
+    assert bfs.n > 600 and len(bfs.stops("depth")) < 20  # minutes of events in a few stops
+    w = TraceViewer(astar_trace)
+    w.stops.value = "expansion"
+    assert (w.play.max, w.play.value) == (len(expansions), 1)
+    w.play.value = 3  # the third stop: the third expansion
+    assert w.step == expansions[2]
+    w.slider.value = expansions[4] - 1  # a step between two stops: play goes on from the next
+    assert w.play.value == 5
+    w.stops.value = "depth"
+    assert w.play.max == len(depths) and w.step == expansions[4] - 1
+    w.play.value = len(depths)
+    assert w.step == 44
+
+
+def test_tree_chart_numbers_its_nodes_while_they_stay_apart(astar_trace):
+    def numbers(fig):
+        return sorted(int(t.get_text()) for t in fig.axes[0].texts if t.get_text().isdigit())
+
+    small = search_tree_chart(astar_trace, upto=10)
+    assert numbers(small) == sorted(set(trace_table(astar_trace)["node_id"].iloc[:10]))
+    assert numbers(search_tree_chart(astar_trace, upto=10, labels=False)) == [
+        int(trace_table(astar_trace)["node_id"].iloc[9])  # the ringed node only
+    ]
+    wide = search_tree_chart(breadth_first(classroom_deal(0, "tiny"), trace=True), upto=300)
+    assert len(numbers(wide)) == 1  # too many side by side: only the ringed node
+    with pytest.raises(ValueError, match=r"^labels must be True or False, not 'yes' \(str\)$"):
+        search_tree_chart(astar_trace, labels="yes")  # type: ignore[arg-type]

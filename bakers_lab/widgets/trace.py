@@ -21,6 +21,8 @@ from ..validate import as_int
 from ._common import _button
 
 # -- what a trace viewer knows ----------------------------------------------------
+#: What a play-through of a trace stops at (:meth:`TraceModel.stops`), in words.
+PLAY_UNITS = {"event": "every event", "expansion": "each expansion", "depth": "each new depth"}
 #: What each teaching search orders its nodes by (the ``value`` of its events).
 _VALUE_NAMES = {
     "breadth_first": "g",
@@ -108,6 +110,34 @@ class TraceModel:
             (j for j in range(k + 1, self.n + 1) if self.events[j - 1].kind in ("expand", "goal")),
             self.n,
         )
+
+    def stops(self, unit: str = "event") -> list[int]:
+        """The steps a play-through stops at, by ``unit``: ``"event"`` (every
+        step), ``"expansion"`` (each node expanded, and the goal) or ``"depth"``
+        (each step where the search first reaches a new depth), always ending at
+        the last step: a breadth-first trace of thousands of events plays in a
+        dozen stops by depth.
+
+        >>> from bakers_lab.solve import search
+        >>> m = TraceModel(search.breadth_first(search.classroom_deal(3, "micro"), trace=True))
+        >>> m.stops("depth")[-1] == m.n and len(m.stops("depth")) < len(m.stops("expansion"))
+        True
+        """
+        if unit not in PLAY_UNITS:
+            raise ValueError(f"unit must be one of {', '.join(PLAY_UNITS)}, not {unit!r}")
+        if unit == "event":
+            return list(range(1, self.n + 1))
+        if unit == "expansion":
+            steps = [k for k, e in enumerate(self.events, 1) if e.kind in ("expand", "goal")]
+        else:
+            steps, deepest = [], -1
+            for k, e in enumerate(self.events, 1):
+                if e.depth > deepest:
+                    steps.append(k)
+                    deepest = e.depth
+        if not steps or steps[-1] != self.n:
+            steps.append(self.n)
+        return steps
 
     def frontier(self, k: int, limit: int = 8) -> list[tuple[int, int, float]]:
         """The nodes waiting on the frontier after step ``k`` (generated, not yet
@@ -264,9 +294,11 @@ class TraceViewer(widgets.VBox):
     ``source`` and ``problem`` are what :class:`TraceModel` takes;
     ``layout`` is the board picture's layout; ``tree_nodes`` how many nodes the
     tree drawing holds at most (the first generated).  The slider's value is
-    the event; ``play`` is linked to it, the buttons set it.  Controls:
+    the event; ``play`` moves it on, the buttons set it.  Controls:
     ``first``, ``back``, ``next``, ``last``, ``play``, ``speed`` (ms per
-    event), ``slider``, ``line`` (the event and the counts in words),
+    stop), ``stops`` (what play stops at: every event, each expansion or
+    each new depth, :meth:`TraceModel.stops`), ``slider``, ``line`` (the
+    event and the counts in words),
     ``board`` (the picture), ``frontier`` and ``tree`` (PNG images of
     :func:`~bakers_lab.plots.frontier_chart` and
     :func:`~bakers_lab.plots.search_tree_chart`).
@@ -299,14 +331,21 @@ class TraceViewer(widgets.VBox):
         )
         self.play = widgets.Play(value=1, min=1, max=n, interval=600, description="play")
         self.speed = widgets.IntSlider(
-            value=600, min=200, max=3000, step=100, description="ms/event"
+            value=600, min=200, max=3000, step=100, description="ms/stop"
         )
+        self.stops = widgets.ToggleButtons(
+            options=[(words, unit) for unit, words in PLAY_UNITS.items()],
+            value="event",
+            description="play stops at",
+            style={"description_width": "initial", "button_width": "auto"},
+        )
+        self._stops = model.stops("event")
+        self._syncing = False
         self.frontier = widgets.Image(format="png")
         self.tree = widgets.Image(format="png")
-        self._links = (
-            widgets.link((self.play, "value"), (self.slider, "value")),
-            widgets.dlink((self.speed, "value"), (self.play, "interval")),
-        )
+        self._links = (widgets.dlink((self.speed, "value"), (self.play, "interval")),)
+        self.play.observe(self._played, names="value")
+        self.stops.observe(self._restop, names="value")
         self.play.disabled = n == 1
         self.first.on_click(lambda _: self._go(1))
         self.back.on_click(lambda _: self._go(self.slider.value - 1))
@@ -323,9 +362,8 @@ class TraceViewer(widgets.VBox):
             [self.frontier, self.tree],
             layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"),
         )
-        super().__init__(
-            [self.board, controls, self.slider, self.speed, self.line, self.waiting, charts]
-        )
+        pace = widgets.HBox([self.speed, self.stops], layout=widgets.Layout(flex_flow="row wrap"))
+        super().__init__([self.board, controls, self.slider, pace, self.line, self.waiting, charts])
         self.add_class("bl-trace")
         self.line.add_class("bl-trace-line")
         self._draw(1)
@@ -339,7 +377,31 @@ class TraceViewer(widgets.VBox):
         self.slider.value = max(1, min(self.model.n, k))
 
     def _show(self, change: dict[str, Any]) -> None:
-        self._draw(int(change["new"]))
+        k = int(change["new"])
+        self._draw(k)
+        self._sync_play(k)
+
+    def _sync_play(self, k: int) -> None:
+        """Play on from the first stop at or after step ``k``."""
+        at = next((i for i, s in enumerate(self._stops, 1) if s >= k), len(self._stops))
+        if self.play.value != at:
+            self._syncing = True  # the step stays where it is
+            try:
+                self.play.value = at
+            finally:
+                self._syncing = False
+
+    def _played(self, change: dict[str, Any]) -> None:
+        if self._syncing:
+            return
+        step = self._stops[min(int(change["new"]), len(self._stops)) - 1]
+        if step != self.slider.value:
+            self.slider.value = step
+
+    def _restop(self, change: dict[str, Any]) -> None:
+        self._stops = self.model.stops(str(change["new"]))
+        self.play.max = len(self._stops)
+        self._sync_play(self.step)
 
     def _draw(self, k: int) -> None:
         m = self.model
