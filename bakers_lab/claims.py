@@ -39,12 +39,14 @@ import pandas as pd
 from .skill import FAMILIES, locate, skill_curve
 from .stats import LADDER, ablation, paired_comparison, win_rates
 from .table import SurveyError, read_survey
+from .validate import describe
 
 __all__ = [
     "CLAIMS",
     "LOCATED_COLUMNS",
     "SeedClaim",
     "claims_table",
+    "contents",
     "default_data_dir",
     "format_claims",
     "load_surveys",
@@ -129,6 +131,33 @@ def load_surveys(data: str | os.PathLike[str] | None = None) -> pd.DataFrame:
     # the same (deal, variant, player) may be in two surveys (the ablation repeats
     # careful): the rows are the same games, keep one
     return table.drop_duplicates(["deal", "variant", "player"], ignore_index=True)
+
+
+def contents(surveys: pd.DataFrame) -> pd.DataFrame:
+    """What a table of surveys holds, one row per variant and number of deals:
+    ``variant``, ``deals`` (the deals each of those players played) and
+    ``players`` (their names, in the order they first appear), most deals
+    first — a table that stays narrow however many players were surveyed.
+
+    >>> t = pd.DataFrame({"variant": ["bakers_dozen"] * 3, "deal": [1, 2, 1],
+    ...                   "player": ["solver", "solver", "careful"]})
+    >>> contents(t).to_dict("records")  # doctest: +NORMALIZE_WHITESPACE
+    [{'variant': 'bakers_dozen', 'deals': 2, 'players': 'solver'},
+     {'variant': 'bakers_dozen', 'deals': 1, 'players': 'careful'}]
+    """
+    if not isinstance(surveys, pd.DataFrame) or not {"variant", "player"} <= set(surveys):
+        raise ValueError(
+            f"contents takes a table of surveys with variant and player columns, "
+            f"not {describe(surveys)}"
+        )
+    sizes = surveys.groupby(["variant", "player"], observed=True, sort=False).size()
+    rows = []
+    for variant in dict.fromkeys(str(v) for v in surveys["variant"]):
+        counts = sizes[variant]
+        for deals in sorted({int(n) for n in counts}, reverse=True):
+            players = ", ".join(str(p) for p, n in counts.items() if int(n) == deals)
+            rows.append({"variant": variant, "deals": deals, "players": players})
+    return pd.DataFrame(rows, columns=["variant", "deals", "players"])
 
 
 def _pct(x: float) -> str:

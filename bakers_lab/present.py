@@ -18,12 +18,17 @@ raw numbers (for computing); :func:`for_people` is for showing them.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
-__all__ = ["COLUMN_WORDS", "for_people", "p_text", "percent", "span"]
+if TYPE_CHECKING:
+    from pandas.io.formats.style import Styler
+
+__all__ = ["COLUMN_WORDS", "for_people", "p_text", "percent", "span", "styled"]
 
 #: Column names in words (a column not named here keeps its name).
 COLUMN_WORDS: Mapping[str, str] = MappingProxyType(
@@ -50,6 +55,12 @@ COLUMN_WORDS: Mapping[str, str] = MappingProxyType(
         "median_max_frontier": "median largest frontier",
         "median_seconds": "median seconds",
         "extra": "moves beyond the shortest",
+        "auc_drop": "AUC lost when the group is shuffled",
+        "low_value": "lowest value",
+        "high_value": "highest value",
+        "search_effort": "smallest search-N that wins",
+        "undo_effort": "smallest undo-N that wins",
+        "ended": "how it ended",
     }
 )
 #: Pairs of interval columns, each shown as one column "low–high", and its name.
@@ -138,3 +149,33 @@ def for_people(table: pd.DataFrame) -> pd.DataFrame:
         else:
             out[COLUMN_WORDS.get(name, name)] = ["—" if _missing(v) else str(v) for v in values]
     return out.reset_index(drop=True)
+
+
+#: A cell that reads as a number (a count, a percentage, an interval, a p-value).
+_NUMBER_LIKE = re.compile(r"[-+<>−–—0-9., %]*[0-9—][-+<>−–—0-9., %a-z]*")
+
+
+def styled(table: pd.DataFrame) -> Styler:
+    """``table`` as a notebook shows it to a reader: no index, the headers and
+    text left-aligned, columns of numbers (as :func:`for_people` writes them)
+    right-aligned, and long text wrapping within the notebook's width instead
+    of running off its right edge.
+
+    >>> t = for_people(pd.DataFrame({"player": ["careful"], "rate": [0.47]}))
+    >>> "text-align: right" in styled(t).to_html()
+    True
+    """
+    if not isinstance(table, pd.DataFrame):
+        raise ValueError(f"styled takes a pandas DataFrame, not {type(table).__name__}")
+    numbers = [
+        c
+        for c in table.columns
+        if len(table) and all(_NUMBER_LIKE.fullmatch(str(v)) for v in table[c])
+    ]
+    style = table.style.hide(axis="index").set_properties(
+        **{"text-align": "left", "white-space": "normal", "vertical-align": "top"}
+    )
+    style = style.set_table_styles([{"selector": "th", "props": "text-align: left"}])
+    if numbers:
+        style = style.set_properties(subset=numbers, **{"text-align": "right"})
+    return style

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from .present import for_people
-from .stats import LADDER, LossModel, ablation, ladder, loss_model, win_rates
+from .stats import LADDER, LossModel, ablation, ladder, loss_model, player_order, win_rates
 from .table import SurveyError, read_survey
 
 if TYPE_CHECKING:
@@ -57,8 +57,7 @@ class Report:
 
 
 def _ordered_players(table: pd.DataFrame) -> list[str]:
-    present = [str(p) for p in table["player"].cat.categories]
-    return [p for p in LADDER if p in present] + [p for p in present if p not in LADDER]
+    return sorted((str(p) for p in table["player"].cat.categories), key=player_order)
 
 
 def build_report(path: str | os.PathLike[str]) -> Report:

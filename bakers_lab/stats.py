@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -41,6 +42,7 @@ __all__ = [
     "ladder",
     "loss_model",
     "paired_comparison",
+    "player_order",
     "rate_by_decile",
     "wilson_interval",
     "win_rates",
@@ -99,7 +101,8 @@ def wilson_interval(
 
 
 def win_rates(table: pd.DataFrame) -> pd.DataFrame:
-    """Win rate per (variant, player) of a survey table, over the resolved deals.
+    """Win rate per (variant, player) of a survey table, over the resolved deals;
+    each variant's players weakest first (:func:`player_order`).
 
     Columns: ``deals``, ``won``, ``lost``, ``unresolved``, ``rate`` (won /
     (won + lost)), ``ci_low``, ``ci_high`` (95 % Wilson interval of the rate).
@@ -126,20 +129,12 @@ def win_rates(table: pd.DataFrame) -> pd.DataFrame:
                 "ci_high": hi,
             }
         )
-    return pd.DataFrame(
-        rows,
-        columns=[
-            "variant",
-            "player",
-            "deals",
-            "won",
-            "lost",
-            "unresolved",
-            "rate",
-            "ci_low",
-            "ci_high",
-        ],
-    )
+    columns = ["variant", "player", "deals", "won", "lost", "unresolved", "rate", "ci_low"]
+    out = pd.DataFrame(rows, columns=[*columns, "ci_high"])
+    # each variant's players weakest first (player_order), not by their names' letters
+    keys = [(str(r["variant"]), player_order(str(r["player"]))) for r in rows]
+    order = sorted(range(len(out)), key=keys.__getitem__)
+    return out.iloc[order].reset_index(drop=True)
 
 
 # -- choosing rows ---------------------------------------------------------------------------
@@ -355,6 +350,30 @@ def paired_comparison(
 
 #: The players of the ladder, weakest first (the solver is perfect play).
 LADDER = ("random", "greedy", "careful", "lookahead-2", "lookahead-3", "lookahead-4", "solver")
+_DIAL = re.compile(r"(search|undo)-([0-9]+)", re.ASCII)
+
+
+def player_order(player: str) -> tuple[int, int, str]:
+    """A sort key that puts players weakest first, as the tables show them: the
+    ladder (``random`` … ``lookahead-4``, with ``careful``'s ablations after
+    ``careful``), then each strength dial's settings by their number
+    (``search-3`` before ``search-10``), then any other player by name, and the
+    solver, the ceiling, last.
+
+    >>> sorted(["solver", "undo-10", "search-10", "search-3", "careful-no_traps", "careful"],
+    ...        key=player_order)
+    ['careful', 'careful-no_traps', 'search-3', 'search-10', 'undo-10', 'solver']
+    """
+    if player == "solver":
+        return (4, 0, "")
+    if player in LADDER:
+        return (0, 2 * LADDER.index(player), "")
+    if player.startswith("careful-"):
+        return (0, 2 * LADDER.index("careful") + 1, player)
+    m = _DIAL.fullmatch(player)
+    if m:
+        return (1 if m.group(1) == "search" else 2, int(m.group(2)), "")
+    return (3, 0, player)
 
 
 def ladder(

@@ -12,10 +12,10 @@ never downloads a browser; without it the tests are skipped, saying why.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import secrets
-import shutil
 import signal
 import socket
 import subprocess
@@ -128,9 +128,13 @@ def server(
                     proc.wait()
 
 
-def shoot(page, name: str) -> Path:
+def shot_path(name: str) -> Path:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    path = SHOTS / f"{name}.png"
+    return SHOTS / f"{name}.png"
+
+
+def shoot(page, name: str) -> Path:
+    path = shot_path(name)
     page.screenshot(path=str(path))
     return path
 
@@ -139,19 +143,34 @@ def inner_text(locator) -> str:
     return str(locator.inner_text()).strip()
 
 
-# -- JupyterLab: the replay notebook -------------------------------------------
-def test_jupyterlab_runs_the_replay_notebook_and_steps_the_replay(page, tmp_path):
-    from playwright.sync_api import expect
+# -- JupyterLab: the notebooks ------------------------------------------------
+@contextmanager
+def jupyterlab(tmp_path: Path, names: list[str], parameters: bool = False) -> Iterator[str]:
+    """A JupyterLab server (with a token) over copies of the notebooks ``names``
+    (with the test run's smaller parameters if ``parameters``); yields the URL
+    that opens a notebook, with ``{name}`` to fill in.  Every cell is kept in the
+    page (no windowing), so every output can be found and looked at."""
+    from test_notebooks import PARAMETERS
 
     root = tmp_path / "notebooks"
     root.mkdir()
-    shutil.copy(ROOT / "notebooks" / "01_replay.ipynb", root)  # the lab saves into its copy
+    for name in names:  # the lab saves into its copy
+        nb = json.loads((ROOT / "notebooks" / name).read_text())
+        if parameters and name in PARAMETERS:
+            for cell in nb["cells"]:
+                if "parameters" in cell["metadata"].get("tags", []):
+                    cell["source"] = PARAMETERS[name]
+        (root / name).write_text(json.dumps(nb))
+    settings = tmp_path / "settings"
+    tracker = settings / "@jupyterlab" / "notebook-extension" / "tracker.jupyterlab-settings"
+    tracker.parent.mkdir(parents=True)
+    tracker.write_text(json.dumps({"windowingMode": "none"}))
     port, token = free_port(), secrets.token_hex(16)
     env = dict(
         os.environ,
         JUPYTER_CONFIG_DIR=str(tmp_path / "config"),
         JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"),
-        JUPYTERLAB_SETTINGS_DIR=str(tmp_path / "settings"),
+        JUPYTERLAB_SETTINGS_DIR=str(settings),
         JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "workspaces"),
     )
     command = [
@@ -165,16 +184,35 @@ def test_jupyterlab_runs_the_replay_notebook_and_steps_the_replay(page, tmp_path
         command.append("--allow-root")
     base = f"http://127.0.0.1:{port}"
     with server(command, f"{base}/api/status?token={token}", tmp_path / "lab.log", env=env):
-        page.goto(f"{base}/lab/tree/01_replay.ipynb?token={token}")
-        page.locator(".jp-Notebook").first.wait_for()
-        # run only once the notebook's kernel is up (before, the lab asks which to start)
-        page.get_by_role("button", name=re.compile(r"^Python 3.*\| Idle$")).wait_for()
-        news = page.get_by_role("alert").filter(has_text="Jupyter news")
-        if news.count():
-            news.get_by_role("button", name="No").click()
-        page.locator(".lm-MenuBar-itemLabel", has_text=re.compile("^Run$")).click()
-        page.locator(".lm-Menu-itemLabel", has_text=re.compile("^Run All Cells$")).click()
+        yield base + "/lab/tree/{name}?token=" + token
 
+
+def run_all(page, url: str) -> None:
+    """Open the notebook at ``url`` and run all its cells, as a person does from the menu."""
+    page.goto(url)
+    page.locator(".jp-Notebook").first.wait_for()
+    # run only once the notebook's kernel is up (before, the lab asks which to start)
+    page.get_by_role("button", name=re.compile(r"^Python 3.*\| Idle$")).wait_for()
+    news = page.get_by_role("alert").filter(has_text="Jupyter news")
+    if news.count():
+        news.get_by_role("button", name="No").click()
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile("^Run$")).click()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile("^Run All Cells$")).click()
+
+
+def lab_errors(page) -> list[str]:
+    errors = page.locator(
+        ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr'], "
+        ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error']"
+    )
+    return list(errors.all_inner_texts())
+
+
+def test_jupyterlab_runs_the_replay_notebook_and_steps_the_replay(page, tmp_path):
+    from playwright.sync_api import expect
+
+    with jupyterlab(tmp_path, ["01_replay.ipynb"]) as url:
+        run_all(page, url.format(name="01_replay.ipynb"))
         replay = page.locator(".bl-replay").first
         line = replay.locator(".bl-replay-line")
         expect(line).to_have_text(re.compile(r"^start: 0 of \d+ moves"))
@@ -196,10 +234,60 @@ def test_jupyterlab_runs_the_replay_notebook_and_steps_the_replay(page, tmp_path
             shoot(page, name)
         last.scroll_into_view_if_needed()
         shoot(page, "lab_end")
-        errors = page.locator(
-            ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
-        )
-        assert errors.count() == 0, errors.all_inner_texts()
+        assert lab_errors(page) == []
+
+
+#: Notebooks whose every chart and table the browser looks at in JupyterLab at 1280 px.
+LOOKED_AT = ["02_win_rates.ipynb", "03_loss_predictors.ipynb", "04_search_algorithms.ipynb"]
+#: A chart may be shown this much smaller than it was drawn, and its text still reads
+#: (the smallest text, 7 points at 100 dpi, stays above 7 pixels).
+SHRINK = 0.72
+#: JavaScript: true once every code cell of the notebook has run (a number in its prompt).
+ALL_RUN = """() => {
+  const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')];
+  return prompts.length > 0 && prompts.every(p => /^\\[\\d+\\]:$/.test(p.textContent.trim()));
+}"""
+
+
+@pytest.mark.parametrize("name", LOOKED_AT)
+def test_jupyterlab_shows_every_chart_and_table_within_the_notebook_width(page, tmp_path, name):
+    """Each chart and table of the notebook as JupyterLab shows it at 1280 px: saved
+    as a screenshot to look at, no chart shrunk past reading, no table wider than the
+    notebook (a person would have to scroll sideways to read it)."""
+    with jupyterlab(tmp_path, [name], parameters=True) as url:
+        run_all(page, url.format(name=name))
+        page.wait_for_function(ALL_RUN, timeout=STEP_MS * 2)
+        assert lab_errors(page) == []
+        stem = name.removesuffix(".ipynb")
+
+        def look_at(part, name: str) -> None:
+            """A screenshot of the whole of ``part``: the window is made as tall as it
+            (the notebook then shows it whole; its width, 1280 px, stays)."""
+            height = part.evaluate("e => e.getBoundingClientRect().height")
+            page.set_viewport_size(
+                {**VIEWPORT, "height": max(VIEWPORT["height"], int(height) + 200)}
+            )
+            part.scroll_into_view_if_needed()
+            part.screenshot(path=str(shot_path(name)))
+            page.set_viewport_size(VIEWPORT)
+
+        charts = page.locator(".jp-OutputArea-output img")
+        assert charts.count() > 0
+        unreadable = []
+        for i in range(charts.count()):
+            chart = charts.nth(i)
+            shown, drawn = chart.evaluate("i => [i.clientWidth, i.naturalWidth]")
+            look_at(chart, f"lab_{stem}_chart_{i + 1}")
+            if shown < SHRINK * drawn:
+                unreadable.append(f"chart {i + 1} is shown {shown} px wide of {drawn}")
+        tables = page.locator(".jp-OutputArea-output.jp-RenderedHTMLCommon:has(table)")
+        for i in range(tables.count()):
+            table = tables.nth(i)
+            look_at(table, f"lab_{stem}_table_{i + 1}")
+            inner, room = table.evaluate("o => [o.scrollWidth, o.clientWidth]")
+            if inner > room + 1:
+                unreadable.append(f"table {i + 1} is {inner} px wide in {room} px")
+        assert unreadable == []
 
 
 #: careful's game of deal 4 up to the move that loses it (move 14, 3D>4H).
