@@ -21,6 +21,10 @@ FILES = sorted(NOTEBOOKS.glob("*.ipynb"))
 #: Source of the ``parameters`` cell for the test run, by notebook file name.
 PARAMETERS = {
     "01_replay.ipynb": "GAME = 5\nVARIANT = 'bakers_dozen'\nPLAYER = 'careful'",
+    "03_loss_predictors.ipynb": (  # one player's two models instead of two players'
+        "DATA = None\nVARIANT = 'bakers_dozen'\nPLAYER = 'careful'\nCOMPARE = ['careful']\n"
+        "SHUFFLES = 3\nHARDEST = 1"
+    ),
     "04_search_algorithms.ipynb": (
         "DECK = 'tiny'\nDEALS = 10\nSEED = 0\nMAX_NODES = 20_000\nFULL_GAME = 1"
     ),
