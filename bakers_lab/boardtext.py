@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .cards import Card, CardError, Suit, parse_rank, rank_char
+from .validate import describe, shown
 
 __all__ = ["BoardTextError", "ParsedBoard", "format_board", "parse_board"]
 
@@ -43,13 +44,14 @@ def _parse_foundations(line: str, lineno: int) -> dict[Suit, int]:
         suit_text, sep, rank_text = token.partition("-")
         if not sep:
             raise BoardTextError(
-                f"line {lineno}: bad foundation {token!r} (expected like H-5 or S-0)"
+                f"line {lineno}: bad foundation {shown(repr(token))} (expected like H-5 or S-0)"
             )
         try:
             suit = Suit.parse(suit_text)
             height = 0 if rank_text.strip() == "0" else parse_rank(rank_text)
         except CardError as exc:
-            raise BoardTextError(f"line {lineno}: bad foundation {token!r}: {exc}") from None
+            bad = shown(repr(token))
+            raise BoardTextError(f"line {lineno}: bad foundation {bad}: {exc}") from None
         if suit in heights:
             raise BoardTextError(f"line {lineno}: foundation {suit.letter} given twice")
         heights[suit] = height
@@ -62,9 +64,9 @@ def parse_board(text: str) -> ParsedBoard:
     Raises :class:`BoardTextError` naming the line of a bad token.
     """
     if not isinstance(text, str):
-        raise BoardTextError(f"board text must be a str, not {type(text).__name__}")
+        raise BoardTextError(f"board text must be a str, not {describe(text)}")
     board = ParsedBoard()
-    lines = text.splitlines()
+    lines = text.removeprefix("\ufeff").splitlines()  # a UTF-8 byte order mark is no card
     while lines and not lines[-1].strip():  # trailing blank lines end the text
         lines.pop()
     for lineno, raw in enumerate(lines, start=1):
@@ -78,7 +80,8 @@ def parse_board(text: str) -> ParsedBoard:
             continue
         if low.startswith("freecells:") or low.startswith("talon:"):
             raise BoardTextError(
-                f"line {lineno}: {line.split(':')[0]!r} has no place in Baker's Dozen boards"
+                f"line {lineno}: {shown(repr(line.split(':')[0]))} has no place in "
+                f"Baker's Dozen boards"
             )
         if line.startswith(":"):
             line = line[1:]
@@ -88,7 +91,8 @@ def parse_board(text: str) -> ParsedBoard:
                 cards.append(Card.parse(token))
             except CardError:
                 raise BoardTextError(
-                    f"line {lineno}: bad card {token!r} (expected rank A23456789TJQK or 10, "
+                    f"line {lineno}: bad card {shown(repr(token))} "
+                    f"(expected rank A23456789TJQK or 10, "
                     f"then suit CDHS, like 7C or TH)"
                 ) from None
         board.columns.append(cards)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from .validate import as_int, is_bool
+from .validate import as_int, describe, is_bool, shown
 
 __all__ = ["RANK_CHARS", "Card", "CardError", "Suit", "parse_rank", "rank_char"]
 
@@ -62,6 +62,8 @@ class Suit(enum.IntEnum):
         >>> Suit.parse("h"), Suit.parse("♠")
         (Suit.HEARTS, Suit.SPADES)
         """
+        if not isinstance(text, str):
+            raise CardError(f"a suit is written as a letter like 'S' or '♠', not {describe(text)}")
         t = text.strip()
         if len(t) == 1:
             if t.upper() in _SUIT_LETTERS:
@@ -70,7 +72,7 @@ class Suit(enum.IntEnum):
                 return cls(_SUIT_SYMBOLS.index(t))
             if t in "♧♤♡♢":
                 return cls("♧♤♡♢".index(t))
-        raise CardError(f"not a suit: {text!r} (expected one of C S H D or ♣ ♠ ♥ ♦)")
+        raise CardError(f"not a suit: {shown(repr(text))} (expected one of C S H D or ♣ ♠ ♥ ♦)")
 
     def __repr__(self) -> str:
         return f"Suit.{self.name}"
@@ -90,12 +92,14 @@ def parse_rank(text: str) -> int:
     >>> parse_rank("10"), parse_rank("q")
     (10, 12)
     """
+    if not isinstance(text, str):
+        raise CardError(f"a rank is written like 'A', '7', 'T' or '10', not {describe(text)}")
     t = text.strip().upper()
     if t == "10":
         return 10
     if len(t) == 1 and t in RANK_CHARS[1:]:
         return RANK_CHARS.index(t)
-    raise CardError(f"not a rank: {text!r} (expected A 2 3 4 5 6 7 8 9 T J Q K or 10)")
+    raise CardError(f"not a rank: {shown(repr(text))} (expected A 2 3 4 5 6 7 8 9 T J Q K or 10)")
 
 
 @dataclass(frozen=True, order=False)
@@ -111,11 +115,11 @@ class Card:
             object.__setattr__(self, "rank", rank)  # numpy and Decimal integers become int
         if not isinstance(self.suit, Suit):
             if is_bool(self.suit):
-                raise CardError(f"suit must be a Suit or 0-3, not {self.suit!r}")
+                raise CardError(f"suit must be a Suit or 0-3, not {describe(self.suit)}")
             try:
                 object.__setattr__(self, "suit", Suit(as_int(self.suit, "suit", error=CardError)))
             except ValueError:
-                raise CardError(f"suit must be a Suit or 0-3, not {self.suit!r}") from None
+                raise CardError(f"suit must be a Suit or 0-3, not {describe(self.suit)}") from None
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -125,15 +129,17 @@ class Card:
         Card.parse('QD')
         """
         if not isinstance(text, str):
-            raise CardError(f"a card is written as text like '7C', not {text!r}")
+            raise CardError(f"a card is written as text like '7C', not {describe(text)}")
         t = text.strip()
         if len(t) < 2:
-            raise CardError(f"not a card: {text!r} (expected rank then suit, like '7C' or '10♥')")
+            raise CardError(
+                f"not a card: {shown(repr(text))} (expected rank then suit, like '7C' or '10♥')"
+            )
         try:
             return cls(parse_rank(t[:-1]), Suit.parse(t[-1]))
         except CardError:
             raise CardError(
-                f"not a card: {text!r} (expected rank then suit, like '7C' or '10♥')"
+                f"not a card: {shown(repr(text))} (expected rank then suit, like '7C' or '10♥')"
             ) from None
 
     @classmethod

@@ -25,21 +25,22 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import re
 import signal
 import socket
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
 from types import FrameType
 from typing import NoReturn
 
 from . import __version__
 from .app import IDLE_MINUTES, MAX_PAGES
-from .deals import Deal, DealError, deal, read_game_number
+from .deals import Deal, DealError, deal, game_number_text
 from .rules import rules as _rules
 from .rules import variant_names
+from .validate import shown
 
 __all__ = ["build_parser", "deal_json", "main"]
 
@@ -79,9 +80,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     if (args.number is None) == (args.board is None):
         raise ValueError("give a game number or --board FILE (one of them)")
     if args.board is not None:
-        text = (
-            sys.stdin.read() if args.board == "-" else Path(args.board).read_text(encoding="utf-8")
-        )
+        text = _read_input(args.board, "--board")
         position: Deal = Deal.from_text(text, variant=_rules(args.variant))
     else:
         position = deal(args.number, variant=args.variant)
@@ -268,12 +267,56 @@ _MOVE_FILE = (
 )
 
 
+#: Largest input file read (a board is about 200 bytes, the longest move list a few kB).
+MAX_INPUT = 1 << 20
+
+
+def _read_input(path: str, option: str) -> str:
+    """The text of an input file (``-``: standard input): at most :data:`MAX_INPUT`
+    bytes (a device such as /dev/zero is not read forever), UTF-8 text (a byte order
+    mark is dropped); a file that is not is named in one line."""
+    if not path:
+        raise ValueError(f"{option} needs a file name (or - for standard input), not ''")
+    if path == "-":
+        stream = getattr(sys.stdin, "buffer", None)
+        data: bytes | str = stream.read(MAX_INPUT + 1) if stream else sys.stdin.read(MAX_INPUT + 1)
+        where = f"{option} - (standard input)"
+    else:
+        where = f"{option} {shown(path, 200)}"
+        if "\x00" in path:
+            raise ValueError(f"{option} is a file name, which cannot hold a NUL character")
+        try:
+            with open(path, "rb") as f:
+                data = f.read(MAX_INPUT + 1)
+        except OSError as exc:
+            raise OSError(f"{where}: {exc.strerror or exc}") from None
+    if len(data) > MAX_INPUT:
+        raise ValueError(
+            f"{where} holds more than {MAX_INPUT // 2**20} MiB; a board or a move list is a "
+            f"few kB of text"
+        )
+    if isinstance(data, str):
+        text = data
+    else:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValueError(
+                f"{where} is not UTF-8 text (byte {exc.start + 1} is {data[exc.start]:#04x}); "
+                f"a board or a move list is plain text"
+            ) from None
+    if "\x00" in text:
+        raise ValueError(f"{where} is not text (it holds NUL bytes); a board or a move list "
+                         f"is plain text")  # fmt: skip
+    return text.removeprefix("\ufeff")
+
+
 def _read_moves(path: str | None) -> str:
     """The text of a move file (``-``: standard input), read as
     :func:`~bakers_lab.positions.move_list` reads it."""
     if path is None:
         return ""
-    return sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    return _read_input(path, "--moves")
 
 
 def _cmd_explain(args: argparse.Namespace) -> int:
@@ -332,37 +375,66 @@ def _cmd_ratings(args: argparse.Namespace) -> int:
     return 0
 
 
-def _port(text: str) -> int:
+def _whole(
+    text: str, low: int, high: int | None = None, *, signed: bool = False, words: str = ""
+) -> int:
+    """An integer option as typed: ASCII digits 0-9 only (a ``-`` before them where
+    ``signed``), from ``low`` to ``high``; no ``+``, spaces, ``_`` or other scripts'
+    digits, which Python's ``int()`` would take.  Said in :func:`~.validate.as_int`'s words."""
+    allowed = words or (f"from {low} to {high}" if high is not None else f"at least {low}")
+    digits = text[1:] if signed and text.startswith("-") else text
+    if not (digits.isascii() and digits.isdigit()):
+        raise argparse.ArgumentTypeError(
+            f"must be an integer {allowed}, in digits 0-9, not {shown(repr(text), 32)}"
+        )
+    if len(digits.lstrip("0")) > 30:  # out of every range: never converted whole
+        raise argparse.ArgumentTypeError(
+            f"must be an integer {allowed}, not {shown(text, 24)} ({len(digits):,} digits)"
+        )
     value = int(text)
-    if not 1 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is from 1 to 65535, not {value}")
+    if value < low or (high is not None and value > high):
+        raise argparse.ArgumentTypeError(f"must be an integer {allowed}, not {value}")
     return value
 
 
+def _port(text: str) -> int:
+    if not (text.isascii() and text.isdigit()):
+        raise argparse.ArgumentTypeError(
+            f"a port is from 1 to 65535, in digits 0-9, not {shown(repr(text), 32)}"
+        )
+    if len(text) > 5 or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is from 1 to 65535, not {shown(text, 24)}")
+    return int(text)
+
+
 def _game_number(text: str) -> int:
+    """A game number as the library takes one: ASCII digits and nothing else."""
     try:
-        return read_game_number(text)
+        return game_number_text(text)
     except DealError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _minutes(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
+    if not re.fullmatch(r"[0-9]+(\.[0-9]+)?", text, flags=re.ASCII) or not (
+        1 <= float(text) <= 1440
+    ):
         raise argparse.ArgumentTypeError(
-            f"minutes are a number from 1 to 1440, not {text!r}"
-        ) from None
-    if not 1 <= value <= 1440:
-        raise argparse.ArgumentTypeError(f"minutes are a number from 1 to 1440, not {text}")
-    return value
+            f"minutes are a number from 1 to 1440, in digits 0-9, not {shown(repr(text), 32)}"
+        )
+    return float(text)
 
 
 def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
+    return _whole(text, 1)
+
+
+def _seed(text: str) -> int:  # its range is the library's to say (sample_deals, pick)
+    return _whole(text, -(10**30), 10**30, signed=True, words="(0, 1, 2, ...)")
+
+
+def _jobs(text: str) -> int:
+    return _whole(text, -(2**31), 2**31, signed=True, words="(1, 2, ... or -1: every core)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -435,7 +507,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="K",
         help="K game numbers drawn uniformly from PySolFC's whole numbering",
     )
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of --sample (default 0)")
+    p.add_argument(
+        "--seed", type=_seed, default=0, metavar="S", help="seed of --sample (default 0)"
+    )
     p.add_argument(
         "--variant",
         default="bakers_dozen",
@@ -445,7 +519,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", default="solver", metavar="P,...", help="players (default solver)")
     p.add_argument(
         "--jobs",
-        type=int,
+        type=_jobs,
         default=-1,
         metavar="N",
         help="parallel workers (default -1: every core)",
@@ -548,7 +622,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--variant", default="bakers_dozen", metavar="V", help=variant_help)
     p.add_argument("--count", type=_positive, default=10, metavar="K", help="how many (10)")
     p.add_argument("--winnable", action="store_true", help="only deals the solver won")
-    p.add_argument("--seed", type=int, metavar="S", help="repeatable draw (default: random)")
+    p.add_argument("--seed", type=_seed, metavar="S", help="repeatable draw (default: random)")
     p.add_argument(
         "--deals", metavar="SPEC", help="choose among these numbers (rated on the spot if new)"
     )
@@ -597,8 +671,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     run: Callable[[argparse.Namespace], int] = args.run
     try:
         return run(args)
-    except (ValueError, OSError, MemoryError) as exc:  # one line, never a traceback
-        print(f"bakers-lab: error: {exc}", file=sys.stderr)
+    except (ValueError, TypeError, OSError, MemoryError) as exc:  # one line, never a traceback
+        text = " ".join(str(exc).split()) or (
+            "out of memory" if isinstance(exc, MemoryError) else type(exc).__name__
+        )
+        print(f"bakers-lab: error: {shown(text, 2000)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("bakers-lab: interrupted", file=sys.stderr)

@@ -389,6 +389,7 @@ def hint(
     >>> h.status, h.move == h.line[0], h.text.startswith(f"play {h.move} ")
     ('move', True, True)
     """
+    start_of(position, variant, who="hint")  # a wrong position is told in hint's words
     result = solve(position, variant=variant, max_nodes=max_nodes)
     budget = as_int(max_nodes, "max_nodes")  # solve checked it
     if result.outcome == "solved":

@@ -16,7 +16,7 @@ same cards and rules are equal whatever their provenance.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
@@ -25,7 +25,7 @@ from .cards import Card, Suit, rank_char
 from .rules import PRESETS, Rules, title
 from .rules import rules as _rules
 from .shuffles import MAX_GAME_NUMBER, MAX_SEED, shuffle_pysolfc, shuffle_seeded
-from .validate import as_int, describe
+from .validate import as_int, describe, shown
 
 if TYPE_CHECKING:  # display types only; render.py is imported lazily
     from .render import Highlight
@@ -37,6 +37,7 @@ __all__ = [
     "KingRule",
     "deal",
     "game_number",
+    "game_number_text",
     "read_game_number",
     "seeded_deal",
 ]
@@ -110,8 +111,22 @@ class Deal:
     king_rule: KingRule | None = field(default=None)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "columns", tuple(tuple(c) for c in self.columns))
-        object.__setattr__(self, "foundations", tuple(tuple(p) for p in self.foundations))
+        if not isinstance(self.rules, Rules):
+            raise DealError(
+                f"a deal's rules must be a Rules record (like bl.rules('bakers_dozen')), "
+                f"not {describe(self.rules)}"
+            )
+        object.__setattr__(self, "columns", _piles(self.columns, "columns", "column"))
+        object.__setattr__(self, "foundations", _piles(self.foundations, "foundations", "pile"))
+        if self.number is not None:
+            object.__setattr__(self, "number", game_number(self.number))
+        if self.seed is not None:
+            seed = as_int(self.seed, "seed", low=0, high=MAX_SEED, error=DealError)
+            object.__setattr__(self, "seed", seed)
+        if self.king_rule not in (None, "pysolfc", "stable"):
+            raise DealError(
+                f"king_rule must be 'pysolfc', 'stable' or None, not {describe(self.king_rule)}"
+            )
         validate_cards(self.rules, self.columns, self.foundations)
 
     # -- identity ---------------------------------------------------------
@@ -188,6 +203,21 @@ class Deal:
 
     def _repr_html_(self) -> str:
         return self.to_html()
+
+
+def _piles(value: object, name: str, what: str) -> tuple[tuple[Card, ...], ...]:
+    """``columns`` or ``foundations`` as tuples of tuples; anything but a sequence of
+    sequences of cards (a str, None, a number) is refused in one line."""
+    if isinstance(value, str | bytes) or not isinstance(value, Sequence | Iterator):
+        raise DealError(f"{name} must be a sequence of {what}s (each a sequence of Cards), "
+                        f"not {describe(value)}")  # fmt: skip
+    out = []
+    for i, pile in enumerate(value):
+        if isinstance(pile, str | bytes) or not isinstance(pile, Sequence | Iterator):
+            raise DealError(f"{name}: {what} {i + 1} must be a sequence of Cards, "
+                            f"not {describe(pile)}")  # fmt: skip
+        out.append(tuple(pile))
+    return tuple(out)
 
 
 def _title(d: Deal) -> str:
@@ -321,12 +351,33 @@ def game_number(number: object) -> int:
     bakers_lab.deals.DealError: a game number is a whole number from 1 to ... not 0
     """
     try:
-        n = as_int(number, "game number")
-    except (TypeError, ValueError):
-        raise DealError(f"a game number is {GAME_NUMBERS}, not {describe(number)}") from None
-    if not 1 <= n <= MAX_GAME_NUMBER:
-        raise DealError(f"a game number is {GAME_NUMBERS}, not {n}")
-    return n
+        return as_int(number, "game number", low=1, high=MAX_GAME_NUMBER)
+    except ValueError as exc:  # as_int's "..., not X": X said in the game numbers' words
+        raise DealError(
+            f"a game number is {GAME_NUMBERS}, not {str(exc).split(', not ', 1)[1]}"
+        ) from None
+
+
+def game_number_text(text: str) -> int:
+    """The game number written in ``text`` as the command line and a survey's deal
+    spec take it: ASCII digits ``0-9`` and nothing else (no sign, space, ``_`` or
+    other script's digits, as :func:`game_number` refuses ``"5"``); else
+    :class:`DealError` in :func:`game_number`'s words.
+
+    >>> game_number_text("417")
+    417
+    >>> game_number_text("+5")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bakers_lab.deals.DealError: a game number is a whole number from 1 to ... not '+5'
+    """
+    if not (text.isascii() and text.isdigit()):
+        raise DealError(f"a game number is {GAME_NUMBERS}, not {shown(repr(text), 32)}")
+    digits = text.lstrip("0") or "0"
+    if len(digits) > 20:  # out of range: never converted whole
+        raise DealError(f"a game number is {GAME_NUMBERS}, not {shown(digits, 24)} "
+                        f"({len(digits):,} digits)")  # fmt: skip
+    return game_number(int(digits))
 
 
 def read_game_number(text: str) -> int:

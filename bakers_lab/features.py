@@ -54,6 +54,7 @@ import pandas as pd
 from .cards import Suit
 from .deals import Deal
 from .rules import Rules
+from .validate import describe
 
 __all__ = [
     "FEATURES",
@@ -98,7 +99,7 @@ def _common_rules(deals: Sequence[Deal], rules: Rules | None) -> Rules:
     """The one Rules record all ``deals`` share (and equal to ``rules`` if given)."""
     for i, d in enumerate(deals):
         if not isinstance(d, Deal):
-            raise TypeError(f"deal features take Deal objects; item {i} is {type(d).__name__}")
+            raise TypeError(f"deal features take Deal objects; item {i} is {describe(d)}")
     if rules is None:
         if not deals:
             raise ValueError("no deals, and no rules to give the arrays their shape")
@@ -559,6 +560,12 @@ def deal_features(deals: Iterable[Deal], rules: Rules | None = None) -> pd.DataF
     All deals must share one Rules record (``ValueError`` otherwise); ``rules``,
     if given, is the record they must have (and gives an empty table its columns).
     """
+    if isinstance(deals, Deal):
+        deals = [deals]  # one deal: its one row
+    elif isinstance(deals, str | bytes) or not isinstance(deals, Iterable):
+        raise TypeError(f"deal_features takes Deals (a list of them), not {describe(deals)}")
+    if rules is not None and not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules record or None, not {describe(rules)}")
     deals = list(deals)
     if not deals and rules is None:
         return pd.DataFrame(

@@ -33,6 +33,7 @@ from .deals import Deal, board_to_cards, validate_cards
 from .moves import Dest, IllegalMoveError, Move
 from .rules import Rules, title
 from .rules import rules as _rules
+from .validate import describe
 
 if TYPE_CHECKING:  # display types only; render.py is imported lazily
     from .render import Highlight, Targets
@@ -76,6 +77,18 @@ class GameState:
 
         ``foundations[s]`` is the pile that starts with the Ace of suit ``s``.
         """
+        if not isinstance(rules, Rules):
+            raise TypeError(
+                f"a position's rules must be a Rules record (like bl.rules('bakers_dozen')), "
+                f"not {describe(rules)}"
+            )
+        for name, piles in (("columns", columns), ("foundations", foundations)):
+            if not isinstance(piles, list | tuple) or not all(
+                isinstance(p, list | tuple) for p in piles
+            ):
+                raise TypeError(f"{name} must be a list of lists of Cards, not {describe(piles)}")
+        if deal is not None and not isinstance(deal, Deal):
+            raise TypeError(f"deal must be a Deal or None, not {describe(deal)}")
         validate_cards(rules, columns, foundations, deal_shape=False)
         self.rules = rules
         self._cols: list[list[int]] = [[c.index for c in col] for col in columns]
@@ -88,7 +101,7 @@ class GameState:
     def from_deal(cls, deal: Deal) -> GameState:
         """The start position of a deal."""
         if not isinstance(deal, Deal):
-            raise TypeError(f"from_deal takes a Deal, not {type(deal).__name__}")
+            raise TypeError(f"from_deal takes a Deal, not {describe(deal)}")
         # a Deal checked its cards when it was made and cannot change since
         g = cls.__new__(cls)
         g.rules = deal.rules
@@ -336,8 +349,11 @@ class GameState:
 
     def is_legal(self, move: Move | str) -> bool:
         """True if :meth:`play` would accept the move."""
+        m = Move.parse(move) if isinstance(move, str) else move
+        if not isinstance(m, Move):
+            raise TypeError(f"is_legal takes a Move or its text, not {describe(move)}")
         try:
-            self._resolve(Move.parse(move) if isinstance(move, str) else move)
+            self._resolve(m)
         except IllegalMoveError:
             return False
         return True
@@ -350,7 +366,7 @@ class GameState:
         """
         m = Move.parse(move) if isinstance(move, str) else move
         if not isinstance(m, Move):
-            raise TypeError(f"play takes a Move or its text, not {type(move).__name__}")
+            raise TypeError(f"play takes a Move or its text, not {describe(move)}")
         canon, how = self._resolve(m)
         self._apply(how)
         self._history.append((canon, how))
@@ -358,7 +374,12 @@ class GameState:
 
     def play_all(self, moves: str | list[Move | str]) -> GameState:
         """Play moves in order (a list, or space-separated text); return self."""
-        seq = moves.split() if isinstance(moves, str) else moves
+        if not isinstance(moves, str | list | tuple):
+            raise TypeError(
+                "play_all takes moves as text (like 'AD>F 5S>6D') or a list of Moves or "
+                f"move texts, not {describe(moves)}"
+            )
+        seq = moves.removeprefix("\ufeff").split() if isinstance(moves, str) else moves
         for n, mv in enumerate(seq, start=1):
             try:
                 self.play(mv)

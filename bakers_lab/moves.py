@@ -20,6 +20,7 @@ import functools
 from dataclasses import dataclass
 
 from .cards import Card, CardError, Suit
+from .validate import describe, shown
 
 __all__ = ["Dest", "IllegalMoveError", "Move", "MoveError", "parse_moves"]
 
@@ -61,10 +62,15 @@ class Move:
 
     def __post_init__(self) -> None:
         if not isinstance(self.card, Card):
-            raise MoveError(f"a move's card must be a Card, not {self.card!r}")
+            raise MoveError(f"a move's card must be a Card, not {describe(self.card)}")
         if not isinstance(self.to, (Card, Dest)):
             raise MoveError(
-                f"a move goes to a Card, Dest.FOUNDATION or Dest.EMPTY, not {self.to!r}"
+                f"a move goes to a Card, Dest.FOUNDATION or Dest.EMPTY, not {describe(self.to)}"
+            )
+        if self.pile is not None and not isinstance(self.pile, Suit):
+            raise MoveError(
+                f"a move's pile must be a Suit (like Suit.SPADES) or None, "
+                f"not {describe(self.pile)}"
             )
         if self.pile is not None and self.to is not Dest.FOUNDATION:
             raise MoveError("only a foundation move names a pile")
@@ -72,12 +78,12 @@ class Move:
             raise MoveError(f"a card cannot move onto itself: {self.card}")
 
     @classmethod
-    def parse(cls, text: str) -> Move:
+    def parse(cls, text: str | Move) -> Move:
         """A move from its notation (any case; ``10`` and suit symbols allowed)."""
         if isinstance(text, Move):
             return text
         if not isinstance(text, str):
-            raise MoveError(f"a move is written like '7C>8H', not {text!r}")
+            raise MoveError(f"a move is written like '7C>8H', not {describe(text)}")
         if cls is Move:  # moves are immutable: a text read once is read from the cache after
             return _parse_cached(text)
         return cls._parse(text)
@@ -86,11 +92,13 @@ class Move:
     def _parse(cls, text: str) -> Move:
         card_text, sep, dest_text = text.strip().partition(">")
         if not sep:
-            raise MoveError(f"not a move: {text!r} (expected CARD>DEST, like 7C>8H, AS>F or 7C>E)")
+            raise MoveError(
+                f"not a move: {shown(repr(text))} (expected CARD>DEST, like 7C>8H, AS>F or 7C>E)"
+            )
         try:
             card = Card.parse(card_text)
         except CardError as exc:
-            raise MoveError(f"not a move: {text!r}: {exc}") from None
+            raise MoveError(f"not a move: {shown(repr(text))}: {exc}") from None
         dest = dest_text.strip().upper()
         if dest == "F":
             return cls(card, Dest.FOUNDATION)
@@ -105,7 +113,7 @@ class Move:
             return cls(card, Card.parse(dest_text))
         except (CardError, MoveError):
             raise MoveError(
-                f"not a move: {text!r} (the destination must be a card, F, F+suit or E)"
+                f"not a move: {shown(repr(text))} (the destination must be a card, F, F+suit or E)"
             ) from None
 
     @property
@@ -134,10 +142,18 @@ def _parse_cached(text: str) -> Move:
     return Move._parse(text)
 
 
-def parse_moves(text: str) -> list[Move]:
-    """A list of moves from space-separated notation (a solution's text).
+def parse_moves(text: str | list[Move | str] | tuple[Move | str, ...]) -> list[Move]:
+    """A list of moves from space-separated notation (a solution's text), or from a
+    list of moves or their texts.
 
     >>> [str(m) for m in parse_moves("AD>F  5S>6D")]
     ['AD>F', '5S>6D']
     """
-    return [Move.parse(t) for t in text.split()]
+    if isinstance(text, str):
+        return [Move.parse(t) for t in text.removeprefix("\ufeff").split()]
+    if isinstance(text, list | tuple):
+        return [Move.parse(t) for t in text]
+    raise TypeError(
+        "moves must be move texts separated by spaces (like 'AD>F 5S>6D') or a list of "
+        f"Moves or move texts, not {describe(text)}"
+    )

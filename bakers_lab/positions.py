@@ -53,10 +53,16 @@ def start_of(
         return position.copy(), position.deal.number if position.deal is not None else None
     try:
         as_int(position, "position")
-    except ValueError:
+    except ValueError as exc:
+        if "must be an integer, not" not in str(exc):  # an integer, too large: deal() says so
+            return _start_of_number(position, variant)
         raise TypeError(
             f"{who} takes a Deal, a GameState or a game number, not {describe(position)}"
         ) from None
+    return _start_of_number(position, variant)
+
+
+def _start_of_number(position: object, variant: str | Rules | None) -> tuple[GameState, int | None]:
     d = _deal(position, variant="bakers_dozen" if variant is None else variant)  # type: ignore[arg-type]
     return GameState.from_deal(d), d.number
 
@@ -75,6 +81,7 @@ def move_list(moves: object) -> list[Move | str]:
     ['AD>F', '5S>6D', '10h>jh', 'ks>e']
     """
     if isinstance(moves, str):
+        moves = moves.removeprefix("\ufeff")  # a byte order mark is not a move
         words = _SEPARATORS.split(" ".join(line.partition("#")[0] for line in moves.splitlines()))
         return [w for w in words if w and not _MOVE_NUMBER.fullmatch(w)]
     if isinstance(moves, list | tuple):

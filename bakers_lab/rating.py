@@ -56,14 +56,16 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Literal
 
+from .deals import Deal, game_number
 from .deals import deal as _deal
-from .deals import game_number
-from .rules import Rules, title, variant_names
+from .rules import Rules, lying_name, title, variant_names
 from .rules import rules as _rules
-from .validate import as_bool, as_int, describe
+from .validate import as_bool, as_int, describe, shown
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from .game import GameState
 
 __all__ = [
     "HARD_NODES",
@@ -132,7 +134,9 @@ def parse_tag(text: object) -> Tag:
     for t in TAGS:
         if key == t:
             return t
-    raise DifficultyError(f"unknown difficulty {text!r}; the difficulties are {_known()}")
+    raise DifficultyError(
+        f"unknown difficulty {shown(repr(text))}; the difficulties are {_known()}"
+    )
 
 
 def _known() -> str:
@@ -219,17 +223,64 @@ def _compute(number: int, variant: str) -> Difficulty:
     )
 
 
+#: Most deals :func:`rate` (and :func:`pick` with ``deals``) rates on the spot, those the
+#: shipped ratings lack: about a tenth of a second each, so a few minutes at most.
+MAX_ON_THE_SPOT = 2_000
+
+
 def _variant_name(variant: str | Rules) -> str:
-    name = _rules(variant).name
-    if name not in variant_names():
+    r = _rules(variant)
+    lie = lying_name(r)
+    if lie is not None:  # its name would fetch a preset's ratings that are not its own
+        raise DifficultyError(f"difficulties are rated for the presets only, not for {lie}")
+    if r.name not in variant_names():
         raise DifficultyError(
-            f"difficulties are rated for the presets {', '.join(variant_names())}; not for {name!r}"
+            f"difficulties are rated for the presets {', '.join(variant_names())}; "
+            f"not for {shown(repr(r.name))}"
         )
-    return name
+    return r.name
 
 
-def difficulty(deal: int, *, variant: str | Rules = "bakers_dozen") -> Difficulty:
-    """The difficulty of PySolFC game ``deal`` of ``variant`` (a preset).
+def _game_of(game: object, variant: str | Rules | None, who: str) -> tuple[int, str]:
+    """The game number and preset of what :func:`difficulty` and :func:`pick` take:
+    a PySolFC game number (of ``variant``, Baker's Dozen by default), or a Deal (or
+    the start of a GameState) with its game number and its rules."""
+    from .game import GameState
+
+    if isinstance(game, GameState):
+        if game.history or game.deal is None:
+            raise DifficultyError(
+                f"{who} rates a game from its start: this GameState is "
+                + (f"{len(game.history)} moves in" if game.history else "no dealt game")
+                + "; give its Deal or its game number"
+            )
+        game = game.deal
+    if isinstance(game, Deal):
+        if variant is not None and _rules(variant) != game.rules:
+            raise DifficultyError(
+                f"variant= is only for game numbers; this Deal carries its rules "
+                f"({game.rules.name}), not those of {shown(repr(variant))}"
+            )
+        if game.number is None:
+            raise DifficultyError(
+                f"{who} rates PySolFC games by their game number; this Deal has none ({game!r})"
+            )
+        return game.number, _variant_name(game.rules)
+    if who != "rate":  # an item of a list of deals is told in the game numbers' words
+        try:
+            as_int(game, "game")
+        except ValueError:
+            raise DifficultyError(
+                f"{who} takes a Deal, a GameState at its start or a game number, "
+                f"not {describe(game)}"
+            ) from None
+    return game_number(game), _variant_name("bakers_dozen" if variant is None else variant)
+
+
+def difficulty(deal: int | Deal | GameState, *, variant: str | Rules | None = None) -> Difficulty:
+    """The difficulty of PySolFC game ``deal`` of ``variant`` (a preset; Baker's
+    Dozen by default), or of a :class:`~bakers_lab.deals.Deal` with its game number
+    (or a :class:`~bakers_lab.game.GameState` at its start), which carries its rules.
 
     Read from the shipped ratings where the game is there, rated on the spot
     (three players' games and a solve: well under a second for most deals)
@@ -237,9 +288,11 @@ def difficulty(deal: int, *, variant: str | Rules = "bakers_dozen") -> Difficult
 
     >>> difficulty(64).tag
     'unwinnable'
+    >>> from bakers_lab import deal
+    >>> difficulty(deal(64)) == difficulty(64)
+    True
     """
-    number = game_number(deal)
-    name = _variant_name(variant)
+    number, name = _game_of(deal, variant, "difficulty")
     return rated(number, name) or _compute(number, name)
 
 
@@ -383,11 +436,24 @@ def rate(
     from joblib import Parallel, delayed
 
     name = _variant_name(variant)
-    numbers = [game_number(d) for d in deals]
+    if isinstance(deals, str | bytes) or not isinstance(deals, Iterable):
+        raise DifficultyError(f"deals must be game numbers or Deals, not {describe(deals)}")
     n_jobs = as_int(n_jobs, "n_jobs")
     progress = as_bool(progress, "progress")
     known = _table()
-    todo = [d for d in numbers if (name, d) not in known]
+    numbers: list[int] = []
+    todo: list[int] = []
+    for d in deals:
+        number, _ = _game_of(d, name, "rate")
+        numbers.append(number)
+        if (name, number) not in known:
+            todo.append(number)
+            if len(todo) > MAX_ON_THE_SPOT:
+                raise DifficultyError(
+                    f"more than {MAX_ON_THE_SPOT:,} of these deals are not in the shipped "
+                    f"ratings of {name} and would be rated on the spot (about 0.1 s each); "
+                    f"give fewer, or survey them (bakers-lab survey) and rate the survey"
+                )
     jobs = (delayed(_compute)(d, name) for d in todo)
     if progress:
         from tqdm.auto import tqdm
@@ -440,7 +506,9 @@ def pick(
         t = ratings(name)
     else:
         if isinstance(deals, str | bytes) or not isinstance(deals, Iterable):
-            raise TypeError(f"deals must be a sequence of game numbers, not {describe(deals)}")
+            raise TypeError(
+                f"deals must be a sequence of game numbers or Deals, not {describe(deals)}"
+            )
         t = rate(deals, variant=name)
     ok = t["tag"].isin(WINNABLE) if winnable else t["tag"].notna()
     if tag is not None:

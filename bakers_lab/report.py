@@ -14,7 +14,6 @@ from __future__ import annotations
 import base64
 import html
 import io
-import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +23,7 @@ import pandas as pd
 
 from .present import for_people
 from .stats import LADDER, LossModel, ablation, ladder, loss_model, player_order, win_rates
-from .table import SurveyError, read_survey
+from .table import MANIFEST, SurveyError, read_manifest, read_survey
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -64,20 +63,32 @@ def build_report(path: str | os.PathLike[str]) -> Report:
     """Read the survey in ``path`` and compute everything the report shows."""
     table = read_survey(path)  # a path with no survey raises SurveyError
     config: dict[str, object] = {}
-    manifest = Path(path) / "_survey.json"
+    manifest = Path(path) / MANIFEST
     if manifest.exists():
-        config = json.loads(manifest.read_text(encoding="utf-8"))
+        config = read_manifest(manifest)  # a damaged one is named
     rates = win_rates(table)
     notes: list[str] = []
     comparisons, ablations, models = [], [], []
     for variant in sorted(table["variant"].astype(str).unique()):
         rows = table[table["variant"].astype(str) == variant]
-        players = [p for p in _ordered_players(rows) if p in LADDER]
+        resolved = set(rows.loc[rows["outcome"].astype(str) != "unresolved", "player"].astype(str))
+        players = []
+        for p in _ordered_players(rows):
+            if p in LADDER and p not in resolved:  # nothing to compare it on
+                notes.append(f"no comparison with {p} in {variant}: it resolved no deal")
+            elif p in LADDER:
+                players.append(p)
         if len(players) >= 2:
-            comparisons.append(ladder(rows, players, variant=variant).assign(variant=variant))
+            try:
+                comparisons.append(ladder(rows, players, variant=variant).assign(variant=variant))
+            except ValueError as exc:
+                notes.append(f"no comparison of {variant}'s players: {exc}")
         ablated = any(str(p).startswith("careful-no_") for p in rows["player"].unique())
         if ablated and (rows["player"] == "careful").any():
-            ablations.append(ablation(rows, variant=variant).assign(variant=variant))
+            try:
+                ablations.append(ablation(rows, variant=variant).assign(variant=variant))
+            except ValueError as exc:
+                notes.append(f"no ablation of {variant}: {exc}")
         for p in _ordered_players(rows):
             counts = rows.loc[rows["player"] == p, "outcome"].astype(str).value_counts()
             if min(counts.get("won", 0), counts.get("lost", 0)) < MIN_OUTCOMES:

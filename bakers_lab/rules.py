@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal, get_args
 
-from .validate import as_bool, as_int, describe
+from .validate import as_bool, as_int, describe, shown
 
 __all__ = [
     "PRESETS",
@@ -37,6 +37,8 @@ __all__ = [
     "RulesError",
     "TableauBuild",
     "UnknownVariantError",
+    "differences",
+    "lying_name",
     "rules",
     "variant_names",
 ]
@@ -102,7 +104,7 @@ class Rules:
             ("foundation_build", get_args(FoundationBuild)),
         ):
             value = getattr(self, field)
-            if value not in allowed:
+            if not isinstance(value, str) or value not in allowed:
                 raise RulesError(
                     f"{field} must be one of {', '.join(allowed)}; got {describe(value)}"
                 )
@@ -182,6 +184,32 @@ def title(r: Rules) -> str:
     return TITLES.get(r.name, r.name) if PRESETS.get(r.name) == r else r.name
 
 
+def differences(r: Rules, other: Rules) -> list[str]:
+    """The fields in which two records differ (``name`` aside)."""
+    return [
+        f.name
+        for f in dataclasses.fields(Rules)
+        if f.name not in ("name",) and getattr(r, f.name) != getattr(other, f.name)
+    ]
+
+
+def lying_name(r: Rules) -> str | None:
+    """For a record named like a preset that is not that preset (a field differs):
+    a phrase saying so, for an error message; else None.
+
+    >>> lying_name(Rules(name="good_measure"))
+    "a Rules record named 'good_measure' that is not the preset good_measure \
+(it differs in columns, cards_per_column, aces_at_start, pysolfc_id)"
+    """
+    preset = PRESETS.get(r.name)
+    if preset is None or preset == r:
+        return None
+    return (
+        f"a Rules record named {r.name!r} that is not the preset {r.name} "
+        f"(it differs in {', '.join(differences(r, preset))})"
+    )
+
+
 def variant_names() -> list[str]:
     """The preset names, in docs/rules.md's order."""
     return list(PRESETS)
@@ -197,11 +225,11 @@ def rules(variant: str | Rules = "bakers_dozen") -> Rules:
         return variant
     if not isinstance(variant, str):
         raise UnknownVariantError(
-            f"a variant is a preset name or a Rules record, not {type(variant).__name__}"
+            f"a variant is a preset name or a Rules record, not {describe(variant)}"
         )
     try:
         return PRESETS[variant]
     except KeyError:
         raise UnknownVariantError(
-            f"unknown variant {variant!r}; known: {', '.join(PRESETS)}"
+            f"unknown variant {shown(repr(variant))}; known: {', '.join(PRESETS)}"
         ) from None

@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .validate import as_int, describe
+from .validate import as_int, describe, is_bool, shown, shown_int
 
 __all__ = [
     "PAIRED_COLUMNS",
@@ -77,6 +77,7 @@ _DECILE_COLUMNS = (
     "ci_high",
 )
 _NEEDED = ("deal", "variant", "player", "outcome")
+_OUTCOMES = ("won", "lost", "unresolved")
 
 
 def wilson_interval(
@@ -87,14 +88,22 @@ def wilson_interval(
     Well behaved at 0 and at ``trials``, unlike the normal approximation.
     ``trials == 0`` gives ``(0.0, 1.0)``: nothing is known.
     """
-    if trials < 0 or not 0 <= successes <= trials:
-        raise ValueError(f"need 0 <= successes <= trials, got {successes} of {trials}")
+    trials = as_int(trials, "trials", low=0)
+    successes = as_int(successes, "successes", low=0)
+    if successes > trials:
+        raise ValueError(
+            f"successes must be an integer from 0 to trials ({shown_int(trials)}), "
+            f"not {shown_int(successes)}"
+        )
+    if is_bool(z) or not isinstance(z, int | float) or not 0 < z < math.inf:
+        raise ValueError(f"z must be a positive number (1.96 for 95 %), not {describe(z)}")
     if trials == 0:
         return 0.0, 1.0
-    p = successes / trials
-    z2 = z * z
-    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
-    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
+    p = successes / trials  # int / int: exact to a float however large they are
+    inv = 1 / trials
+    z2 = float(z) * float(z)
+    centre = (p + z2 * inv / 2) / (1 + z2 * inv)
+    half = z * math.sqrt(p * (1 - p) * inv + z2 * inv * inv / 4) / (1 + z2 * inv)
     lo = 0.0 if successes == 0 else max(0.0, centre - half)
     hi = 1.0 if successes == trials else min(1.0, centre + half)
     return lo, hi
@@ -109,6 +118,7 @@ def win_rates(table: pd.DataFrame) -> pd.DataFrame:
     For the solver, *won* means solvable.  Unresolved deals are counted, not
     guessed: if all of them were losses the rate would be ``won / deals``.
     """
+    _check_table(table)
     rows = []
     for (variant, player), g in table.groupby(["variant", "player"], observed=True, sort=True):
         counts = g["outcome"].astype(str).value_counts()
@@ -141,6 +151,8 @@ def win_rates(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def _check_table(table: object) -> None:
+    """Refuse anything but a survey table: its columns, an outcome of ``won``, ``lost``
+    or ``unresolved`` in every row, and one row per (deal, variant, player)."""
     if not isinstance(table, pd.DataFrame):
         raise ValueError(f"table must be a survey DataFrame, not {describe(table)}")
     missing = [c for c in _NEEDED if c not in table.columns]
@@ -148,6 +160,24 @@ def _check_table(table: object) -> None:
         raise ValueError(
             f"table lacks the column(s) {', '.join(missing)}: a survey table "
             f"(bl.survey or bl.read_survey) has {', '.join(_NEEDED)}, ..."
+        )
+    outcome = table["outcome"]
+    known = isinstance(outcome.dtype, pd.CategoricalDtype) and set(outcome.cat.categories) <= set(
+        _OUTCOMES
+    )
+    bad = outcome.isna() if known else outcome.isna() | ~outcome.astype(str).isin(_OUTCOMES)
+    if bad.any():
+        row = table[bad.to_numpy()].iloc[0]
+        raise ValueError(
+            f"table holds an outcome {shown(repr(row['outcome']), 30)} (deal {row['deal']}, "
+            f"{row['player']}); every outcome is won, lost or unresolved"
+        )
+    twice = table.duplicated(["deal", "variant", "player"])
+    if twice.any():
+        row = table[twice.to_numpy()].iloc[0]
+        raise ValueError(
+            f"table holds deal {row['deal']} of {row['player']} ({row['variant']}) twice; a "
+            f"survey table has one row per deal, variant and player (drop_duplicates)"
         )
 
 

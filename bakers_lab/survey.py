@@ -23,9 +23,16 @@ How a survey runs:
   where it stopped (``bakers-lab survey`` stops its worker processes on
   Ctrl-C and on a kill alike, and exits 130); a different configuration into
   the same directory is
-  refused.  Everything is checked before anything is written: a survey that is
-  refused leaves no trace.  At the end the table must hold exactly one row per
-  (deal, player); a chunk file that is damaged or of the wrong length is named.
+  refused.  One survey at a time writes into a directory: it holds an exclusive
+  lock (``flock`` of ``.survey.lock``, which the system drops however the survey
+  ends, ``kill -9`` too) for the whole run, and a second survey into the same
+  directory is refused in one line.  A worker process ends within a second or
+  two of its survey's death.  Everything is checked before anything is written:
+  a survey that is refused leaves no trace (but the lock file, in a directory it
+  got as far as locking).  At the end the table must hold exactly one row per
+  (deal, player); a chunk file that is damaged, stray, of another survey (columns,
+  variant, players, outcomes, deals) or of the wrong length is named, by
+  ``bl.read_survey`` too, which checks every chunk against ``_survey.json``.
   ``bl.read_survey(out)`` (or ``pandas.read_parquet(out)``) reads the table.
 - Limits: at most ``MAX_DEALS`` (ten million) deals in one survey, checked
   before any range is expanded.
@@ -42,9 +49,10 @@ and the deal's ``f_*`` features.
 
 from __future__ import annotations
 
-import hashlib
+import contextlib
 import json
 import os
+import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -53,23 +61,29 @@ from typing import Any
 
 import pandas as pd
 
-from .deals import DealError, game_number
+from .deals import DealError, game_number, game_number_text
 from .deals import deal as _deal
-from .rules import Rules
+from .rules import Rules, lying_name
 from .rules import rules as _rules
 from .shuffles import MAX_GAME_NUMBER, _SplitMix64
 from .table import (
+    MANIFEST,
     OUTCOMES,
     TABLE_FORMAT,
+    Layout,
     SurveyError,
+    check_chunk,
+    check_files,
     chunk_files,
     chunk_path,
     deal_series,
+    deals_digest,
     for_disk,
     read_chunk,
+    read_manifest,
     read_survey,
 )
-from .validate import as_bool, as_int, describe
+from .validate import as_bool, as_int, describe, shown, shown_int
 
 __all__ = [
     "MAX_DEALS",
@@ -94,7 +108,9 @@ DASK_TIMEOUT = 10
 #: How a game ended (the ``ended`` column): the solver's verdict, or a player's end
 #: (all cards home, stuck, out of patience, out of moves: :mod:`.solve.players`).
 ENDINGS = ("solved", "unsolvable", "unresolved", "home", "stuck", "patience", "cap")
-_MANIFEST = "_survey.json"
+_MANIFEST = MANIFEST
+#: The lock file a writing survey holds (:func:`_one_writer`).
+_LOCK = ".survey.lock"
 _SOLVER_OUTCOME = {"solved": "won", "unsolvable": "lost", "unresolved": "unresolved"}
 
 
@@ -105,9 +121,35 @@ def _game(value: object) -> int:
         raise SurveyError(str(exc)) from None
 
 
+def _game_text(text: str) -> int:
+    try:
+        return game_number_text(text)
+    except DealError as exc:
+        raise SurveyError(str(exc)) from None
+
+
+def _digits(text: str) -> bool:
+    """True for ASCII digits 0-9 only (``str.isdigit`` takes ``²`` and other scripts' digits)."""
+    return text.isascii() and text.isdigit()
+
+
+def _length(spec: Iterable[object]) -> int | None:
+    """How many items a sequence holds (a ``range`` of more than ``sys.maxsize`` too),
+    or None for an iterator, whose length is not known before it is read."""
+    if isinstance(spec, range):
+        return max(0, (spec.stop - spec.start + spec.step - (1 if spec.step > 0 else -1))
+                   // spec.step)  # fmt: skip
+    if isinstance(spec, Sequence):
+        try:
+            return len(spec)
+        except OverflowError:  # pragma: no cover - a Sequence longer than sys.maxsize
+            return MAX_DEALS + 1
+    return None
+
+
 def _too_many(count: int) -> SurveyError:
     return SurveyError(
-        f"{count} deals is more than one survey takes (at most {MAX_DEALS}); "
+        f"{shown_int(count)} deals is more than one survey takes (at most {MAX_DEALS}); "
         f"split them into several surveys"
     )
 
@@ -130,13 +172,15 @@ def parse_deals(spec: str | Iterable[int]) -> list[int]:
             if not part:
                 continue
             a, sep, b = part.partition("-")
-            if not (a.isdigit() and (b.isdigit() if sep else True)):
-                raise SurveyError(f"bad deal range {part!r} (expected like 1-1000,5000-5999,417)")
-            lo, hi = _game(int(a)), _game(int(b) if sep else int(a))
+            if not (_digits(a) and (_digits(b) if sep else True)):
+                raise SurveyError(
+                    f"bad deal range {shown(repr(part))} (expected like 1-1000,5000-5999,417)"
+                )
+            lo, hi = _game_text(a), _game_text(b) if sep else _game_text(a)
             if hi < lo:
-                raise SurveyError(f"bad deal range {part!r}: {hi} is below {lo}")
+                raise SurveyError(f"bad deal range {shown(repr(part))}: {hi} is below {lo}")
             ranges.append(range(lo, hi + 1))
-        total = sum(len(r) for r in ranges)  # before anything is expanded
+        total = sum(_length(r) or 0 for r in ranges)  # before anything is expanded
         if total > MAX_DEALS:
             raise _too_many(total)
         numbers: Iterable[object] = (n for r in ranges for n in r)
@@ -146,7 +190,7 @@ def parse_deals(spec: str | Iterable[int]) -> list[int]:
             f"not {describe(spec)}"
         )
     else:
-        size = len(spec) if isinstance(spec, Sequence) else None
+        size = _length(spec)
         if size is not None and size > MAX_DEALS:
             raise _too_many(size)
         numbers = spec
@@ -199,6 +243,12 @@ class _Config:
     deals_digest: str
     n_deals: int
 
+    @property
+    def layout(self) -> Layout:
+        """What the survey's chunks hold."""
+        return Layout(self.variant.name, self.players, self.n_deals, self.chunk_size,
+                      self.deals_digest)  # fmt: skip
+
     def to_json(self) -> dict[str, object]:
         return {
             "format": TABLE_FORMAT,
@@ -210,10 +260,6 @@ class _Config:
             "deals_sha256": self.deals_digest,
             "deals": self.n_deals,
         }
-
-
-def _digest(numbers: Sequence[int]) -> str:
-    return hashlib.sha256(",".join(map(str, numbers)).encode()).hexdigest()
 
 
 def _chunk_table(
@@ -256,10 +302,38 @@ def _chunk_table(
     return pd.concat([table, feats], axis=1)
 
 
+_WATCHED: list[int] = []  # the parent a worker process watches (at most one)
+
+
+def _watch_parent(parent: int) -> None:
+    """In a worker process: end this process within a second or two of ``parent``'s
+    death (a ``kill -9`` of the survey leaves its workers no message to stop; without
+    this they would compute their chunks on for minutes, holding its output)."""
+    if _WATCHED or os.getpid() == parent:
+        return
+    _WATCHED.append(parent)
+
+    def watch() -> None:  # the compiled players and solver release the GIL: this runs
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="bakers_lab-parent-watch", daemon=True).start()
+
+
 def _run_chunk(
-    out: str, index: int, numbers: Sequence[int], r: Rules, players: Sequence[str], max_nodes: int
+    out: str,
+    index: int,
+    numbers: Sequence[int],
+    r: Rules,
+    players: Sequence[str],
+    max_nodes: int,
+    parent: int | None = None,
 ) -> tuple[int, int, float]:
-    """Compute one chunk and write it atomically; returns (index, deals, seconds)."""
+    """Compute one chunk and write it atomically; returns (index, deals, seconds).
+    ``parent``: the survey's process, which a loky worker ends with (:func:`_watch_parent`)."""
+    if parent is not None:
+        _watch_parent(parent)
     t0 = time.perf_counter()
     table = _chunk_table(numbers, r, players, max_nodes)
     final = chunk_path(out, index)
@@ -269,40 +343,30 @@ def _run_chunk(
     return index, len(numbers), time.perf_counter() - t0
 
 
-def _read_manifest(manifest: Path) -> dict[str, Any]:
-    try:
-        old = json.loads(manifest.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise SurveyError(
-            f"{manifest} is not a survey configuration ({exc}); "
-            f"choose another --out or delete that directory"
-        ) from None
-    if not isinstance(old, dict):
-        raise SurveyError(
-            f"{manifest} holds {type(old).__name__} JSON, not a survey configuration "
-            f"(an object); choose another --out or delete that directory"
-        )
-    return old
-
-
 def _check_out(out: object) -> Path:
     """The output directory, refused before anything is written if it cannot be one."""
     if not isinstance(out, (str, os.PathLike)) or not str(out).strip():
-        raise SurveyError(f"out must be a directory path, not {out!r}")
+        raise SurveyError(f"out must be a directory path, not {describe(out)}")
+    if "\x00" in str(out):
+        raise SurveyError(
+            f"out must be a directory path, which holds no NUL character, not {describe(out)}"
+        )
     path = Path(out)
-    if path.exists() and not path.is_dir():
-        raise SurveyError(f"out {str(path)!r} exists and is not a directory")
-    manifest = path / _MANIFEST
-    if manifest.exists():
-        _read_manifest(manifest)
+    try:
+        if path.exists() and not path.is_dir():
+            raise SurveyError(f"out {shown(repr(str(path)))} exists and is not a directory")
+    except OSError as exc:  # a name too long, a folder we may not look into
+        raise SurveyError(f"out {shown(repr(str(path)))} cannot be a directory: "
+                          f"{exc.strerror}") from None  # fmt: skip
     return path
 
 
-def _prepare(out: Path, cfg: _Config) -> None:
-    """Create ``out`` with its manifest, or check that it holds this very survey."""
+def _check_existing(out: Path, cfg: _Config) -> None:
+    """Refuse ``out`` unless it is new, empty of chunks, or holds this very survey
+    (whose chunk files are all its own)."""
     manifest = out / _MANIFEST
     if manifest.exists():
-        old = _read_manifest(manifest)
+        old = read_manifest(manifest)
         new = cfg.to_json()
         if old != new:
             diff = [k for k in new if old.get(k) != new[k]]
@@ -310,15 +374,54 @@ def _prepare(out: Path, cfg: _Config) -> None:
                 f"{out} holds another survey (it differs in: {', '.join(diff)}); "
                 f"choose another --out or delete that directory"
             )
-    elif chunk_files(out):
+        check_files(out, cfg.layout, complete=False)
+    elif out.is_dir() and chunk_files(out):
         raise SurveyError(
             f"{out} already holds Parquet files but no {_MANIFEST}; choose another --out"
         )
+
+
+@contextlib.contextmanager
+def _one_writer(out: Path) -> Iterator[None]:
+    """Hold ``out``'s lock for the block: one survey at a time writes into a folder.
+
+    The lock is an exclusive ``flock`` of ``out/.survey.lock`` (which keeps the
+    holder's process id); the system drops it when the holder ends, however it ends
+    (``kill -9`` too), so a lock is never left behind.  A second survey into the same
+    folder is refused at once in one line."""
     out.mkdir(parents=True, exist_ok=True)
-    for stale in out.glob(".chunk-*.tmp"):  # left by a run that was killed mid-write
-        stale.unlink()
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - no flock (Windows): one writer is on trust
+        yield
+        return
+    fd = os.open(out / _LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:  # held by another process (BlockingIOError)
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+            who = f" (process {holder})" if holder.isdigit() else ""
+            raise SurveyError(
+                f"{out} is being written by another survey{who}; wait for it to end "
+                f"or choose another --out"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def _prepare(out: Path, cfg: _Config) -> None:
+    """With ``out`` locked: check again that it holds this very survey (or nothing),
+    clear what killed runs left, and write the manifest if it is new."""
+    _check_existing(out, cfg)
+    manifest = out / _MANIFEST
+    for stale in [*out.glob(".chunk-*.tmp"), *out.glob(f".{_MANIFEST}.*.tmp")]:
+        stale.unlink()  # left by a run that was killed mid-write (we hold the lock)
     if not manifest.exists():
-        tmp = out / f".{_MANIFEST}.tmp"
+        tmp = out / f".{_MANIFEST}.{os.getpid()}.tmp"
         tmp.write_text(json.dumps(cfg.to_json(), indent=1), encoding="utf-8")
         os.replace(tmp, manifest)
 
@@ -394,6 +497,12 @@ def survey(
 
     numbers = parse_deals(deals)
     r = _rules(variant)
+    lie = lying_name(r)
+    if lie is not None:  # its rows would carry the preset's name and be read as the preset's
+        raise SurveyError(
+            f"variant must be a preset or a Rules record with a name of its own, not {lie}; "
+            f"rename it (r.replace(name='my_rules', ...))"
+        )
     plist = _players(players)
     n_jobs = _n_jobs(n_jobs)
     if backend not in ("loky", "dask"):
@@ -407,43 +516,41 @@ def survey(
     budget = as_int(budget, "max_nodes", low=1, high=MAX_NODES, error=SurveyError)
     progress = as_bool(progress, "progress", error=SurveyError)
     path = _check_out(out)
-    cfg = _Config(r, plist, budget, chunk_size, _digest(numbers), len(numbers))
+    cfg = _Config(r, plist, budget, chunk_size, deals_digest(numbers), len(numbers))
+    _check_existing(path, cfg)  # before anything is written, even the lock
     client = _dask_client(scheduler) if backend == "dask" else None
     try:
-        _prepare(path, cfg)
-        chunks = [numbers[i : i + chunk_size] for i in range(0, len(numbers), chunk_size)]
-        todo = [i for i in range(len(chunks)) if not chunk_path(path, i).exists()]
-        done_deals = len(numbers) - sum(len(chunks[i]) for i in todo)
-        bar = _progress(len(numbers), progress, done_deals)
-        try:
-            for _, n, _ in _execute(str(path), todo, chunks, r, plist, budget, n_jobs, client):
+        with _one_writer(path):
+            _prepare(path, cfg)
+            chunks = [numbers[i : i + chunk_size] for i in range(0, len(numbers), chunk_size)]
+            todo = [i for i in range(len(chunks)) if not chunk_path(path, i).exists()]
+            done_deals = len(numbers) - sum(len(chunks[i]) for i in todo)
+            bar = _progress(len(numbers), progress, done_deals)
+            try:
+                for _, n, _ in _execute(str(path), todo, chunks, r, plist, budget, n_jobs, client):
+                    if bar is not None:
+                        bar.update(n)
+            finally:
                 if bar is not None:
-                    bar.update(n)
-        finally:
-            if bar is not None:
-                bar.close()
+                    bar.close()
+            return _collect(path, chunks, cfg.layout)
     finally:
         if client is not None:
             client.close()
-    return _collect(path, chunks, plist)
 
 
-def _collect(path: Path, chunks: list[list[int]], players: tuple[str, ...]) -> pd.DataFrame:
+def _collect(path: Path, chunks: list[list[int]], layout: Layout) -> pd.DataFrame:
     """The finished table, checked: every chunk file holds exactly one row for each
-    (deal, player) of its chunk, and nothing else; a bad one is named."""
-    parts = []
+    (deal, player) of its chunk, the survey's columns, variant and outcomes, and
+    nothing else; a bad one is named."""
+    parts: list[pd.DataFrame] = []
     for i, numbers in enumerate(chunks):
         file = chunk_path(path, i)
         if not file.exists():
             raise SurveyError(f"{file} is missing; run the survey again to recompute it")
         table = read_chunk(file)
-        got = sorted(zip((int(n) for n in table["deal"]), table["player"].astype(str), strict=True))
-        want = sorted((n, p) for n in numbers for p in players)
-        if got != want:
-            raise SurveyError(
-                f"{file} holds {len(table)} rows that are not its chunk's {len(want)} "
-                f"(deal, player) pairs; delete it and run the survey again to recompute it"
-            )
+        columns = list(parts[0].columns) if parts else None
+        check_chunk(file, table, layout, i, numbers=numbers, columns=columns)
         parts.append(table)
     table = pd.concat(parts, ignore_index=True)
     return table.sort_values(["deal", "player"], kind="stable").reset_index(drop=True)
@@ -490,4 +597,6 @@ def _execute(
         with parallel_config(backend="dask", wait_for_workers_timeout=60):
             yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks)
     else:
+        me = os.getpid()
+        tasks = (delayed(_run_chunk)(out, i, chunks[i], r, players, budget, me) for i in todo)
         yield from Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered")(tasks)

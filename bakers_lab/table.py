@@ -24,23 +24,36 @@ same way.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pyarrow as pa
 
+from .validate import describe, shown
+
 __all__ = [
+    "CORE_COLUMNS",
     "DEAL_TYPE",
+    "MANIFEST",
     "OUTCOMES",
     "TABLE_FORMAT",
+    "Layout",
     "SurveyError",
+    "check_chunk",
+    "check_files",
     "chunk_files",
     "chunk_path",
     "deal_series",
+    "deals_digest",
     "for_disk",
     "read_chunk",
+    "read_manifest",
     "read_survey",
     "upgrade",
 ]
@@ -49,6 +62,10 @@ __all__ = [
 DEAL_TYPE = pa.decimal128(20, 0)
 #: Outcome categories, in this order, in every table.
 OUTCOMES = ("won", "lost", "unresolved")
+#: The columns every chunk has, whatever its players (the ``f_*`` features follow them).
+CORE_COLUMNS = ("deal", "variant", "player", "outcome", "moves", "nodes", "seconds", "solution")
+#: A survey's configuration file, in its directory.
+MANIFEST = "_survey.json"
 #: Version of the on-disk table, kept in ``_survey.json``: 2 since ``deal`` is decimal.
 TABLE_FORMAT = 2
 
@@ -87,29 +104,214 @@ def chunk_files(out: str | os.PathLike[str]) -> list[Path]:
     return sorted(Path(out).glob("chunk-*.parquet"))
 
 
+_RECOMPUTE = "delete it and run the survey again to recompute that chunk"
+
+
 def read_chunk(path: Path) -> pd.DataFrame:
     """One chunk file as a table; a file Parquet cannot read raises :class:`SurveyError`
     naming it."""
+    if not path.is_file():
+        raise SurveyError(f"{path} is not a file (a directory named like a chunk?); {_RECOMPUTE}")
     try:
         table = pd.read_parquet(path)
     except Exception as exc:  # pyarrow raises several types for a damaged file
         raise SurveyError(
-            f"{path} is unreadable ({type(exc).__name__}: {str(exc)[:120]}); "
-            f"delete it and run the survey again to recompute that chunk"
+            f"{path} is unreadable ({type(exc).__name__}: {str(exc)[:120]}); {_RECOMPUTE}"
         ) from None
-    return upgrade(table)
+    try:
+        return upgrade(table)
+    except (TypeError, ValueError, ArithmeticError):  # a deal that is no integer (NaN, text)
+        raise SurveyError(f"{path} holds a deal that is not a game number; {_RECOMPUTE}") from None
+
+
+def read_manifest(manifest: Path) -> dict[str, Any]:
+    """A survey's ``_survey.json`` as a dict; anything else is named in one line."""
+    try:
+        old = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SurveyError(
+            f"{manifest} is not a survey configuration ({shown(str(exc), 120)}); "
+            f"choose another --out or delete that directory"
+        ) from None
+    if not isinstance(old, dict):
+        raise SurveyError(
+            f"{manifest} holds {type(old).__name__} JSON, not a survey configuration "
+            f"(an object); choose another --out or delete that directory"
+        )
+    return old
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What a survey's chunks must hold, from its configuration: the variant, the
+    players, how many deals, and how many a chunk (all but the last)."""
+
+    variant: str
+    players: tuple[str, ...]
+    n_deals: int
+    chunk_size: int
+    deals_sha256: str | None = None
+
+    @property
+    def n_chunks(self) -> int:
+        """How many chunk files the survey has."""
+        return -(-self.n_deals // self.chunk_size)
+
+    def deals_in(self, index: int) -> int:
+        """How many deals chunk ``index`` holds."""
+        return min(self.chunk_size, self.n_deals - index * self.chunk_size)
+
+    @classmethod
+    def of(cls, manifest: Path) -> Layout:
+        """The layout a ``_survey.json`` describes; a manifest lacking a field is named."""
+        config = read_manifest(manifest)
+        try:
+            players = config["players"]
+            layout = cls(str(config["variant"]), tuple(str(p) for p in players),
+                         int(config["deals"]), int(config["chunk_size"]),
+                         config.get("deals_sha256"))  # fmt: skip
+        except (KeyError, TypeError, ValueError):
+            raise SurveyError(
+                f"{manifest} is not a survey configuration (it needs variant, players, deals "
+                f"and chunk_size); choose another --out or delete that directory"
+            ) from None
+        if layout.n_deals < 1 or layout.chunk_size < 1 or not layout.players:
+            raise SurveyError(f"{manifest} describes no deals or no players: not a survey")
+        return layout
+
+
+def check_files(out: Path, layout: Layout, *, complete: bool) -> None:
+    """Raise :class:`SurveyError` naming the first file in ``out`` that is not one of
+    the survey's chunk files (a stray ``chunk-*.parquet``, a directory named like one)
+    and, with ``complete``, the first chunk that is missing."""
+    names = {chunk_path(out, i).name for i in range(layout.n_chunks)}
+    for path in chunk_files(out):
+        if path.name not in names:
+            last = chunk_path(out, layout.n_chunks - 1).name
+            raise SurveyError(
+                f"{path} is not one of this survey's {layout.n_chunks} chunks "
+                f"(chunk-000000.parquet to {last}); it came from elsewhere: delete it"
+            )
+        if not path.is_file():
+            raise SurveyError(f"{path} is not a file (a directory named like a chunk?); "
+                              f"{_RECOMPUTE}")  # fmt: skip
+    if complete:
+        for i in range(layout.n_chunks):
+            if not chunk_path(out, i).exists():
+                raise SurveyError(
+                    f"{chunk_path(out, i)} is missing: the survey in {out} is not finished "
+                    f"(it has {len(chunk_files(out))} of its {layout.n_chunks} chunks); run it "
+                    f"again to finish it"
+                )
+
+
+def check_chunk(
+    path: Path,
+    table: pd.DataFrame,
+    layout: Layout,
+    index: int,
+    *,
+    numbers: Sequence[int] | None = None,
+    columns: Sequence[str] | None = None,
+) -> list[int]:
+    """Raise :class:`SurveyError` naming ``path`` unless its table is chunk ``index``
+    of ``layout``: the survey's columns (``columns``: those of its other chunks), its
+    variant, an outcome of :data:`OUTCOMES` in every row, exactly one row for each of
+    its deals (``numbers``, where they are known; else the right number of them) and
+    each player.  Returns its deals, in order."""
+    what = f"{path} is not chunk {index} of this survey"
+    missing = [c for c in CORE_COLUMNS if c not in table.columns]
+    if missing:
+        raise SurveyError(f"{what}: it lacks the column(s) {', '.join(missing)}; {_RECOMPUTE}")
+    if columns is not None and list(table.columns) != list(columns):
+        odd = sorted(set(table.columns) ^ set(columns)) or ["their order"]
+        raise SurveyError(f"{what}: its columns differ from the other chunks' "
+                          f"({shown(', '.join(odd))}); {_RECOMPUTE}")  # fmt: skip
+    variants = sorted(set(table["variant"].astype(str)))
+    if variants != [layout.variant]:
+        raise SurveyError(f"{what}: it holds rows of {shown(', '.join(variants))}, not "
+                          f"{layout.variant}; {_RECOMPUTE}")  # fmt: skip
+    outcome = table["outcome"]
+    bad = outcome.isna() | ~outcome.astype(str).isin(OUTCOMES)
+    if bad.any():
+        value = outcome[bad].iloc[0]
+        raise SurveyError(f"{what}: it holds an outcome {shown(repr(value), 30)}, not won, "
+                          f"lost or unresolved; {_RECOMPUTE}")  # fmt: skip
+    players = table["player"].astype(str)
+    strange = sorted(set(players) - set(layout.players))
+    if strange:
+        raise SurveyError(f"{what}: it holds games of {shown(', '.join(strange))}, a player "
+                          f"this survey does not have; {_RECOMPUTE}")  # fmt: skip
+    deals = [int(n) for n in table["deal"]]
+    order = list(dict.fromkeys(deals))
+    want = list(numbers) if numbers is not None else None
+    pairs = set(zip(deals, players, strict=True))
+    size = layout.deals_in(index)
+    if (
+        len(pairs) == len(table) == size * len(layout.players)
+        and want is not None
+        and order != want
+    ):
+        raise SurveyError(f"{what}: it holds other deals ({_few(order)}) than the survey's "
+                          f"({_few(want)}); {_RECOMPUTE}")  # fmt: skip
+    if (
+        len(pairs) != len(table)
+        or len(table) != len(order) * len(layout.players)
+        or len(order) != size
+    ):
+        raise SurveyError(
+            f"{path} holds {len(table)} rows that are not its chunk's {size * len(layout.players)} "
+            f"(deal, player) pairs; {_RECOMPUTE}"
+        )
+    return order
+
+
+def _few(numbers: Sequence[int]) -> str:
+    """The first deals of a list, for a message: ``1, 2, 3, ...``."""
+    return ", ".join(map(str, numbers[:3])) + (", ..." if len(numbers) > 3 else "")
 
 
 def read_survey(out: str | os.PathLike[str]) -> pd.DataFrame:
     """The survey table in ``out``, sorted by deal and player.
 
-    Raises :class:`SurveyError` when ``out`` holds no survey or a chunk is unreadable.
+    Every chunk is checked against the survey's ``_survey.json`` (names, count,
+    columns, variant, players, outcomes and deals); :class:`SurveyError` names the
+    first file that does not fit, and says so when ``out`` holds no survey.
     """
     if not isinstance(out, (str, os.PathLike)) or not str(out).strip():
-        raise SurveyError(f"a survey is read from a directory path, not {out!r}")
+        raise SurveyError(f"a survey is read from a directory path, not {describe(out)}")
+    if "\x00" in str(out):
+        raise SurveyError(f"a survey is read from a directory path, which holds no NUL "
+                          f"character, not {shown(repr(str(out)))}")  # fmt: skip
     files = chunk_files(out)
     if not files:
         what = "is not a directory" if not Path(out).is_dir() else "holds no chunk-*.parquet files"
         raise SurveyError(f"no survey in {out}: it {what}")
-    table = pd.concat([read_chunk(f) for f in files], ignore_index=True)
+    manifest = Path(out) / MANIFEST
+    if not manifest.exists():
+        raise SurveyError(
+            f"{out} holds chunk files but no {MANIFEST}: not a survey bl.survey wrote "
+            f"(pandas.read_parquet reads such files as they are)"
+        )
+    layout = Layout.of(manifest)
+    check_files(Path(out), layout, complete=True)
+    parts: list[pd.DataFrame] = []
+    deals: list[int] = []
+    for i in range(layout.n_chunks):
+        path = chunk_path(out, i)
+        table = read_chunk(path)
+        columns = list(parts[0].columns) if parts else None
+        deals += check_chunk(path, table, layout, i, columns=columns)
+        parts.append(table)
+    if layout.deals_sha256 is not None and deals_digest(deals) != layout.deals_sha256:
+        raise SurveyError(
+            f"the chunks in {out} hold other deals than its {MANIFEST} was made for (their "
+            f"digest differs); a chunk was replaced: run the survey again in a new directory"
+        )
+    table = pd.concat(parts, ignore_index=True)
     return table.sort_values(["deal", "player"], kind="stable").reset_index(drop=True)
+
+
+def deals_digest(numbers: Sequence[int]) -> str:
+    """The SHA-256 of a survey's deal list, as its ``_survey.json`` keeps it."""
+    return hashlib.sha256(",".join(map(str, numbers)).encode()).hexdigest()

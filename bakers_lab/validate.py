@@ -29,15 +29,42 @@ import operator
 from decimal import Decimal
 from fractions import Fraction
 
-__all__ = ["as_bool", "as_int", "describe", "is_bool"]
+__all__ = ["MAX_DIGITS", "as_bool", "as_int", "describe", "is_bool", "shown", "shown_int"]
+
+#: Most digits an integer argument may have: anything longer is refused before it is
+#: converted or printed (Python refuses to print more than 4,300 digits, and turning
+#: ``Decimal("1E+10000000")`` into an int takes minutes).
+MAX_DIGITS = 1_000
+
+
+def shown(text: str, limit: int = 60) -> str:
+    """``text`` cut to about ``limit`` characters for an error message (``...`` marks the cut)."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def shown_int(number: int) -> str:
+    """An integer as an error message quotes it: in full up to 30 digits, else its first
+    digits and how many there are (a huge number is never printed whole)."""
+    size = abs(number)
+    if size < 10**30:
+        return str(number)
+    if size.bit_length() > 4 * MAX_DIGITS:  # too long to print: say how long
+        digits = int(size.bit_length() * 0.30103) + 1
+        return f"{'a negative' if number < 0 else 'an'} integer of about {digits:,} digits"
+    text = str(size)
+    return f"{'-' if number < 0 else ''}{text[:12]}... ({len(text):,} digits)"
 
 
 def describe(value: object) -> str:
     """A value as an error message shows it: its repr (shortened) and its type."""
-    text = repr(value)
-    if len(text) > 60:
-        text = text[:57] + "..."
-    return f"{text} ({type(value).__name__})"
+    if isinstance(value, int) and not is_bool(value):
+        text = shown_int(value)
+    else:
+        try:
+            text = repr(value)
+        except Exception:  # a repr that fails (a huge int inside, a broken object)
+            text = f"<a {type(value).__name__}>"
+    return f"{shown(text)} ({type(value).__name__})"
 
 
 def is_bool(value: object) -> bool:
@@ -64,6 +91,9 @@ def as_int(
         number = None
     elif isinstance(value, Decimal):
         if value.is_finite() and value == value.to_integral_value():
+            if value and value.adjusted() >= MAX_DIGITS:  # never converted: say it as given
+                allowed = _allowed(low, high)
+                raise error(f"{name} must be an integer {allowed}, not {describe(value)}")
             number = int(value)
     elif isinstance(value, Fraction):
         if value.denominator == 1:
@@ -75,15 +105,24 @@ def as_int(
             number = None
     if number is None:
         raise error(f"{name} must be an integer, not {describe(value)}")
-    if (low is not None and number < low) or (high is not None and number > high):
-        if low is not None and high is not None:
-            allowed = f"from {low} to {high}"
-        elif low is not None:
-            allowed = f"at least {low}"
-        else:
-            allowed = f"at most {high}"
-        raise error(f"{name} must be an integer {allowed}, not {number}")
+    if (
+        (low is not None and number < low)
+        or (high is not None and number > high)
+        or number.bit_length() > 3.33 * MAX_DIGITS
+    ):
+        raise error(f"{name} must be an integer {_allowed(low, high)}, not {shown_int(number)}")
     return number
+
+
+def _allowed(low: int | None, high: int | None) -> str:
+    """The range of an integer argument, in words."""
+    if low is not None and high is not None:
+        return f"from {low} to {high}"
+    if low is not None:
+        return f"at least {low}"
+    if high is not None:
+        return f"at most {high}"
+    return f"of at most {MAX_DIGITS:,} digits"
 
 
 def as_bool(value: object, name: str, *, error: type[Exception] = ValueError) -> bool:

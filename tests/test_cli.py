@@ -107,12 +107,12 @@ def test_solve_bad_input_one_line_exit_2(tmp_path):
         (
             ("solve", "--board", str(tmp_path / "missing.txt")),
             None,
-            "bakers-lab: error: [Errno 2] No such file or directory",
+            f"bakers-lab: error: --board {tmp_path / 'missing.txt'}: No such file or directory",
         ),
         (
             ("solve", "3", "--max-nodes", "0"),
             None,
-            "bakers-lab: error: argument --max-nodes: must be at least 1, not 0",
+            "bakers-lab: error: argument --max-nodes: must be an integer at least 1, not 0",
         ),
         (("solve", "--board", "-"), bl.deal(5).to_text().replace("KH", "QH", 1), "appears twice"),
         (
@@ -123,7 +123,7 @@ def test_solve_bad_input_one_line_exit_2(tmp_path):
         (
             ("solve", "3", "--table-mib", "0"),
             None,
-            "bakers-lab: error: argument --table-mib: must be at least 1, not 0",
+            "bakers-lab: error: argument --table-mib: must be an integer at least 1, not 0",
         ),
     ]
     for args, stdin, start in cases:

@@ -154,9 +154,8 @@ def test_difficulty_says_what_it_is_based_on():
     assert bl.difficulty(5, variant="good_measure").variant == "good_measure"
     with pytest.raises(
         ValueError,
-        match=re.escape(
-            "a game number is a whole number from 1 to 99999999999999999999 (10^20 − 1), "
-            "not 1.5 (float)"
+        match=re.escape(  # as solve, play and hint say it (difficulty takes a Deal too)
+            "difficulty takes a Deal, a GameState at its start or a game number, not 1.5 (float)"
         ),
     ):
         bl.difficulty(1.5)  # type: ignore[arg-type]

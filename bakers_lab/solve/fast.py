@@ -232,12 +232,12 @@ from typing import Literal, cast
 import numpy as np
 
 from ..cards import Card, Suit
-from ..deals import Deal
+from ..deals import Deal, DealError, game_number
 from ..game import GameState
 from ..moves import Dest, IllegalMoveError, Move
 from ..positions import start_of
 from ..rules import Rules
-from ..validate import as_int
+from ..validate import as_bool, as_int, describe, is_bool
 from . import _core
 
 __all__ = [
@@ -287,6 +287,9 @@ class SolverError(RuntimeError):
     """The solver produced a move list the rule engine does not accept (a bug)."""
 
 
+_OUTCOMES = ("solved", "unsolvable", "unresolved")
+
+
 @dataclass(frozen=True)
 class SolveResult:
     """What :func:`solve` found.
@@ -307,6 +310,32 @@ class SolveResult:
     restarts: int = field(default=0, compare=False)
     #: The position that was solved (for pictures and replays; not compared).
     start: GameState | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.outcome, str) or self.outcome not in _OUTCOMES:
+            raise ValueError(
+                f"outcome must be one of {', '.join(_OUTCOMES)}, not {describe(self.outcome)}"
+            )
+        if not isinstance(self.moves, tuple | list) or not all(
+            isinstance(m, Move) for m in self.moves
+        ):
+            raise ValueError(f"moves must be a tuple of Moves, not {describe(self.moves)}")
+        object.__setattr__(self, "moves", tuple(self.moves))
+        for name in ("nodes", "restarts"):
+            object.__setattr__(self, name, as_int(getattr(self, name), name, low=0,
+                                                  error=ValueError))  # fmt: skip
+        if is_bool(self.seconds) or not isinstance(self.seconds, int | float):
+            raise ValueError(f"seconds must be a number, not {describe(self.seconds)}")
+        object.__setattr__(self, "verified", as_bool(self.verified, "verified", error=ValueError))
+        if not isinstance(self.variant, str):
+            raise ValueError(f"variant must be a str, not {describe(self.variant)}")
+        if self.deal is not None:
+            try:
+                object.__setattr__(self, "deal", game_number(self.deal))
+            except DealError as exc:
+                raise ValueError(f"deal: {exc}") from None
+        if self.start is not None and not isinstance(self.start, GameState):
+            raise ValueError(f"start must be a GameState or None, not {describe(self.start)}")
 
     def __repr__(self) -> str:
         where = f"deal={self.deal!r}, " if self.deal is not None else ""

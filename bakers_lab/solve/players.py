@@ -171,6 +171,10 @@ _NAME = re.compile(
 )
 
 
+#: Beyond every depth and dial: a larger number is refused before it is shown in a name.
+_HUGE = 10**12
+
+
 class PlayerError(ValueError):
     """A player name that is not one of the players, or a bad option."""
 
@@ -217,9 +221,17 @@ class Player:
         if not isinstance(self.off, tuple) or not all(isinstance(t, str) for t in self.off):
             raise PlayerError(f"off is a tuple of tip names, not {describe(self.off)}")
         try:  # any integer type (numpy's too), made a plain int; nothing else
-            object.__setattr__(self, "depth", as_int(self.depth, "depth"))
-            object.__setattr__(self, "dial", as_int(self.dial, "dial"))
-        except ValueError:
+            object.__setattr__(self, "depth", as_int(self.depth, "depth", low=-_HUGE, high=_HUGE))
+            object.__setattr__(self, "dial", as_int(self.dial, "dial", low=-_HUGE, high=_HUGE))
+        except ValueError as exc:
+            huge = str(exc).split(", not ", 1)[1]
+            if "must be an integer from" in str(exc) and str(exc).startswith("dial"):
+                low, high, what = DIALS.get(self.policy, (0, 0, "no dial"))
+                raise PlayerError(f"{self.policy}-N takes N, the {what}, from {low} to "
+                                  f"{high:,}, not {huge}") from None  # fmt: skip
+            if "must be an integer from" in str(exc):  # a depth out of every range
+                raise PlayerError(f"look-ahead depth must be an integer from 2 to {MAX_DEPTH} "
+                                  f"(careful is depth 1), not {huge}") from None  # fmt: skip
             raise PlayerError(
                 f"a player's depth and dial are ints, not {describe(self.depth)} and "
                 f"{describe(self.dial)}"
@@ -273,6 +285,10 @@ class Player:
         family = m.group(2)
         if family is None:
             return cls(base, 1, off)  # type: ignore[arg-type]
+        if len(digits) > 1 and digits.startswith("0"):  # one name a player: no leading zeros
+            canonical = f"{family}-{_digits(digits.lstrip('0') or '0')}{suffix}"
+            raise PlayerError(f"say {_short(canonical)}, not {_short(name)}: a player's number "
+                              f"has no leading zeros")  # fmt: skip
         # a number of more than 12 digits is out of every range: never convert it whole
         value = int(digits) if len(digits.lstrip("0")) <= 12 else 10**13
         if family == "lookahead":
