@@ -39,7 +39,7 @@ import pandas as pd
 from .skill import FAMILIES, locate, skill_curve
 from .stats import LADDER, ablation, paired_comparison, win_rates
 from .table import SurveyError, read_survey
-from .validate import describe
+from .validate import describe, shown
 
 __all__ = [
     "CLAIMS",
@@ -145,10 +145,13 @@ def contents(surveys: pd.DataFrame) -> pd.DataFrame:
     [{'variant': 'bakers_dozen', 'deals': 2, 'players': 'solver'},
      {'variant': 'bakers_dozen', 'deals': 1, 'players': 'careful'}]
     """
-    if not isinstance(surveys, pd.DataFrame) or not {"variant", "player"} <= set(surveys):
+    if not isinstance(surveys, pd.DataFrame):
+        raise ValueError(f"contents takes a table of surveys, not {describe(surveys)}")
+    if not {"variant", "player"} <= set(surveys.columns):
+        columns = ", ".join(str(c) for c in surveys.columns[:8]) or "none"
         raise ValueError(
             f"contents takes a table of surveys with variant and player columns, "
-            f"not {describe(surveys)}"
+            f"not one with columns {shown(columns)}"
         )
     sizes = surveys.groupby(["variant", "player"], observed=True, sort=False).size()
     rows = []

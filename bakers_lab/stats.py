@@ -652,8 +652,8 @@ class LossModel:
         head = (
             f"Loss model for {self.player!r} on {self.variant!r}: logistic regression of "
             f"losing on {len(self.odds_ratios)} standardised features, fitted on "
-            f"{self.n_train} deals ({self.lost_train} lost); held out {self.n_test} deals "
-            f"({self.lost_test} lost, test_size={self.test_size}, seed={self.seed}): "
+            f"{self.n_train:,} deals ({self.lost_train:,} lost); held out {self.n_test:,} deals "
+            f"({self.lost_test:,} lost, test_size={self.test_size}, seed={self.seed}): "
             f"AUC {self.auc:.3f}. Odds ratios per 1 SD with 95 % Wald intervals:"
         )
         body = self.odds_ratios.to_string(index=False, float_format=lambda v: f"{v:.3g}")

@@ -61,6 +61,7 @@ CLASSES = {
     10: "reports",
     11: "one vocabulary",
     12: "smaller",
+    13: "this turn's new entry points",
 }
 #: Words that mean a message came from deep inside Python or a library, not from us.
 INTERNAL = (
@@ -806,6 +807,54 @@ def build_cases() -> None:
     err(12, "hint(4, variant=5)", lambda: bl.hint(4, variant=5), "variant")  # type: ignore[arg-type]
     ok(12, "survey workers die with a kill -9 of the parent", orphans, lambda r: r is True,
        timeout=120)  # fmt: skip
+
+    # 13. The entry points this turn added (claims.contents, present.styled,
+    # stats.player_order, TraceModel.stops, the tree chart's labels) --------------------
+    import pandas as pd
+
+    claims, present, plots = module("claims"), module("present"), module("plots")
+    stats, search = module("stats"), module("solve.search")
+    err(13, "contents(None)", lambda: claims.contents(None), "contents takes a table of surveys")
+    err(13, "contents(no columns)", lambda: claims.contents(pd.DataFrame({"x": [1]})),
+        "variant and player columns")  # fmt: skip
+    ok(13, "contents(empty)", lambda: claims.contents(pd.DataFrame(
+        {"variant": [], "player": [], "deal": []})), lambda t: len(t) == 0)  # fmt: skip
+    ok(13, "contents(table)", lambda: claims.contents(table()), lambda t: len(t) >= 1)
+    err(13, "styled(None)", lambda: present.styled(None), "styled takes a pandas DataFrame")
+    err(13, "styled(list)", lambda: present.styled([1, 2]), "styled takes a pandas DataFrame")
+    ok(13, "styled(empty)", lambda: present.styled(pd.DataFrame()).to_html())
+    ok(13, "styled(win rates)", lambda: present.styled(present.for_people(
+        bl.win_rates(table()))).to_html(), lambda h: "text-align: right" in h)  # fmt: skip
+    ok(13, "player_order sorts", lambda: sorted(["solver", "undo-3", "search-10", "search-3",
+        "random"], key=stats.player_order),
+       lambda o: o == ["random", "search-3", "search-10", "undo-3", "solver"])  # fmt: skip
+    ok(13, "player_order unknown", lambda: stats.player_order("bogus"), lambda k: k[0] == 3)
+
+    def model():
+        from bakers_lab.widgets import TraceModel
+
+        return TraceModel(search.astar(search.classroom_deal(0, "tiny"), "detours", trace=True))
+
+    def trace():
+        return search.astar(search.classroom_deal(0, "tiny"), "detours", trace=True)
+
+    err(13, "stops('x')", lambda: model().stops("x"), "unit must be one of event, expansion")
+    err(13, "stops(None)", lambda: model().stops(None), "unit must be one of")
+    err(13, "stops(['depth'])", lambda: model().stops(["depth"]), "unit must be one of")
+    ok(
+        13,
+        "stops('depth') ends at the goal",
+        lambda: model(),
+        lambda m: m.stops("depth")[-1] == m.n,
+    )
+    err(13, "tree labels='yes'", lambda: plots.search_tree_chart(trace(), labels="yes"),
+        "labels must be True or False")  # fmt: skip
+    err(13, "tree labels=1", lambda: plots.search_tree_chart(trace(), labels=1),
+        "labels must be True or False")  # fmt: skip
+    ok(13, "tree labels=np.True_", lambda: plots.search_tree_chart(trace(), labels=np.True_))
+    err(13, "tree limit=0", lambda: plots.search_tree_chart(trace(), limit=0), "limit must be")
+    err(13, "tree limit=10**5000", lambda: plots.search_tree_chart(trace(), limit=10**5000),
+        "limit must be")  # fmt: skip
 
 
 # -- the cases that need processes of their own ---------------------------------------------

@@ -205,3 +205,27 @@ def test_cli_report(small_survey, tmp_path):
         assert bad.returncode == 2
         [line] = bad.stderr.strip().splitlines()
         assert line.startswith(f"bakers-lab: error: no survey in {target}: it ")
+
+
+def test_contents_says_what_the_surveys_hold_in_a_narrow_table():
+    from bakers_lab.claims import contents
+
+    t = pd.DataFrame(
+        {
+            "variant": ["bakers_dozen"] * 5 + ["good_measure"],
+            "deal": [1, 2, 1, 2, 1, 1],
+            "player": ["solver", "solver", "careful", "careful", "undo-3", "solver"],
+        }
+    )
+    assert contents(t).to_dict("records") == [
+        {"variant": "bakers_dozen", "deals": 2, "players": "solver, careful"},
+        {"variant": "bakers_dozen", "deals": 1, "players": "undo-3"},
+        {"variant": "good_measure", "deals": 1, "players": "solver"},
+    ]
+    with pytest.raises(
+        ValueError, match=r"^contents takes a table of surveys, not None \(NoneType\)$"
+    ):
+        contents(None)
+    words = r"with variant and player columns, not one with columns x$"
+    with pytest.raises(ValueError, match=words):
+        contents(pd.DataFrame({"x": [1]}))

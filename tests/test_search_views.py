@@ -513,7 +513,8 @@ def test_viewer_plays_by_event_expansion_or_new_depth(astar_trace):
     depths = m.stops("depth")
     assert [m.event(k).depth for k in depths[:-1]] == list(range(len(depths) - 1))
     assert depths[-1] == 44 and m.stops("event") == list(range(1, 45))
-    with pytest.raises(ValueError, match=r"^unit must be one of event, expansion, depth, not 'x'$"):
+    words = r"^unit must be one of event, expansion, depth, not 'x' \(str\)$"
+    with pytest.raises(ValueError, match=words):
         m.stops("x")
     bfs = TraceModel(breadth_first(classroom_deal(0, "tiny"), trace=True))
     assert bfs.n > 600 and len(bfs.stops("depth")) < 20  # minutes of events in a few stops

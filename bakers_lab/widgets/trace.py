@@ -17,7 +17,7 @@ from ..moves import Move
 from ..plots import frontier_chart, search_tree_chart, trace_table
 from ..render import board_html
 from ..solve.search import Event, Problem, SearchResult, as_problem
-from ..validate import as_int
+from ..validate import as_int, describe
 from ._common import _button
 
 # -- what a trace viewer knows ----------------------------------------------------
@@ -123,8 +123,8 @@ class TraceModel:
         >>> m.stops("depth")[-1] == m.n and len(m.stops("depth")) < len(m.stops("expansion"))
         True
         """
-        if unit not in PLAY_UNITS:
-            raise ValueError(f"unit must be one of {', '.join(PLAY_UNITS)}, not {unit!r}")
+        if not isinstance(unit, str) or unit not in PLAY_UNITS:
+            raise ValueError(f"unit must be one of {', '.join(PLAY_UNITS)}, not {describe(unit)}")
         if unit == "event":
             return list(range(1, self.n + 1))
         if unit == "expansion":
