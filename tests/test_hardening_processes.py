@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from procs import alive, descendants
 
 import bakers_lab as bl
 from bakers_lab.survey import SurveyError
@@ -119,30 +120,6 @@ def test_the_lock_is_held_in_this_process_for_the_whole_run(tmp_path, monkeypatc
     fd = os.open(out / ".survey.lock", os.O_RDWR)  # released at the end
     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     os.close(fd)
-
-
-def descendants(pid: int) -> list[int]:
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            children.setdefault(ppid, []).append(int(entry.name))
-    out, todo = [], [pid]
-    while todo:
-        for c in children.get(todo.pop(), []):
-            out.append(c)
-            todo.append(c)
-    return out
-
-
-def alive(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def test_workers_end_soon_after_a_kill_9_of_the_survey(tmp_path):
