@@ -480,6 +480,8 @@ def test_web_app_names_the_first_illegal_move_of_a_pasted_game(page, app):
 
 def test_web_app_ends_the_kernel_of_a_closed_page(browser, app):
     base, pid = app
+    # the earlier tests' pages may still be ending theirs: the ten pages below add none
+    before = max(2, kernels_of(pid))
     for _ in range(10):
         context = browser.new_context(viewport=APP_VIEW)
         page = context.new_page()
@@ -488,6 +490,6 @@ def test_web_app_ends_the_kernel_of_a_closed_page(browser, app):
         page.close(run_before_unload=True)  # as a person closes the tab
         context.close()
     deadline = time.monotonic() + 30
-    while kernels_of(pid) > 2 and time.monotonic() < deadline:
+    while kernels_of(pid) > before and time.monotonic() < deadline:
         time.sleep(0.5)
-    assert kernels_of(pid) <= 2
+    assert kernels_of(pid) <= before
