@@ -3,6 +3,7 @@ positions after each event, :class:`TraceViewer` shows them with charts."""
 
 from __future__ import annotations
 
+import bisect
 import io
 from collections.abc import Sequence
 from html import escape
@@ -383,7 +384,7 @@ class TraceViewer(widgets.VBox):
 
     def _sync_play(self, k: int) -> None:
         """Play on from the first stop at or after step ``k``."""
-        at = next((i for i, s in enumerate(self._stops, 1) if s >= k), len(self._stops))
+        at = min(bisect.bisect_left(self._stops, k) + 1, len(self._stops))  # stops ascend
         if self.play.value != at:
             self._syncing = True  # the step stays where it is
             try:
