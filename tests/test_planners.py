@@ -90,6 +90,42 @@ def test_undo_takes_back_at_most_its_dial():
     assert not bl.play(64, "undo-100000").won
 
 
+def _undo_core(number: int, dial: int, restart: int) -> tuple[int, int]:
+    """(result code, take-backs) of the compiled undo-``dial`` game of deal ``number``
+    with restarts after ``restart`` take-backs (0: never), as ``bl.play`` calls it."""
+    from bakers_lab.solve import _core, _planners, players
+    from bakers_lab.solve.fast import _board, _env, _max_moves
+
+    who = Player.parse(f"undo-{dial}")
+    start = bl.GameState.from_deal(bl.deal(number))
+    r = start.rules
+    cap = MAX_DECISIONS
+    trail = np.zeros((2 * cap + 2 * (r.deck_size + 2) + 8, _core.TRAIL_W), dtype=np.int64)
+    env = _env(r)
+    seed = players._seed(r, who.noise_name, start, number)
+    result, _, _, _, takebacks = _planners.play_undo(
+        _board(start, env), env, dial, who.weights(), seed, cap, players.PATIENCE,
+        players.REWIND, restart, trail, _max_moves(r), 16,
+    )  # fmt: skip
+    return int(result), int(takebacks)
+
+
+def test_undo_starts_over_after_its_restart_share():
+    from bakers_lab.solve.players import RESTART
+
+    assert RESTART == 10_000
+    # deal 65: one try of 20,000 take-backs stays lost; a second try after 10,000 wins
+    result, takebacks = _undo_core(65, 20_000, 0)
+    assert result != 0 and takebacks > 19_000  # lost (out of patience), the take-backs spent
+    game = bl.play(65, "undo-20000")
+    assert (game.outcome, game.verified) == ("won", True)
+    assert RESTART < game.takebacks <= 20_000
+    assert _undo_core(65, 20_000, RESTART) == (0, game.takebacks)
+    # at most RESTART take-backs: one try, the same game as with no restarts at all
+    for n in (1, 2, 3, 65):
+        assert _undo_core(n, RESTART, RESTART) == _undo_core(n, RESTART, 0)
+
+
 def test_names_and_records():
     p = Player.parse("search-300")
     assert (p.policy, p.dial, p.name, repr(p)) == ("search", 300, "search-300",

@@ -108,8 +108,10 @@ def test_every_players_win_rate_falls_from_very_easy_to_very_hard(shipped, surve
             continue
         if rows.won.mean() < 0.8:  # a real difference from end to end
             assert r[0] - r[-1] >= 0.25, (player, r)
-        else:  # players who plan far ahead win nearly everything: less room to fall
+        elif rows.won.mean() < 0.98:  # players who plan far ahead: less room to fall
             assert r[0] - r[-1] >= 0.05, (player, r)
+        else:  # next to perfect play: its few losses still fall hardest on the hardest deals
+            assert r[-1] == min(r) < r[0], (player, r)
 
 
 def test_the_one_rise_in_the_presets_is_within_noise(shipped):

@@ -41,7 +41,8 @@ BAKERS_DOZEN = {
 }
 PRESET_PLAYERS = ["solver", "careful", "lookahead-2"]
 #: The strength dials' surveys (deals 1-2,000 each): name -> players.
-UNDO = [f"undo-{n}" for n in (1, 3, 10, 30, 100, 300, 1_000, 3_000, 10_000, 100_000, 1_000_000)]
+UNDO = [f"undo-{n}" for n in (1, 3, 10, 30, 100, 300, 1_000, 3_000, 10_000, 30_000, 100_000,
+                               300_000, 1_000_000)]  # fmt: skip
 SEARCH = [f"search-{n}" for n in (3, 10, 30, 100, 300, 1_000, 3_000)]
 DIALS = {
     "bakers_dozen_undo_1-2000": UNDO,

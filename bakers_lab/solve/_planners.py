@@ -234,7 +234,7 @@ def play_search(b, env, N, W, seed, cap, patience, trail, max_moves, tt_bits, st
 
 
 @njit(cache=True, nogil=True)  # the page can tick while it runs
-def play_undo(b, env, U, W, seed, cap, patience, rewind, trail, max_moves, tt_bits):
+def play_undo(b, env, U, W, seed, cap, patience, rewind, restart, trail, max_moves, tt_bits):
     """Play one game as ``undo-U`` from the position on board ``b``; returns
     (result, trail length, positions considered, decisions in the final line,
     moves taken back).
@@ -250,7 +250,18 @@ def play_undo(b, env, U, W, seed, cap, patience, rewind, trail, max_moves, tt_bi
     A run of ``rewind`` moves without a new best count of cards home (the
     count itself, where cards never leave the foundations), or a line as long
     as ``cap``, is given up as a whole when the player may take back that many:
-    back to where the run began.  ``patience`` counts as ``careful`` counts."""
+    back to where the run began.  ``patience`` counts as ``careful`` counts.
+
+    Restarts: once a try has taken back ``restart`` moves (0: never) without a
+    win, and the player may still take back its whole line, it starts over from
+    the deal with a fresh table (the take-backs of the line counted), ``restart``
+    doubled for the new try, and on the k-th new try the noise that breaks ties
+    spans k + 1 points of score instead of less than one (so moves up to k
+    points apart may come in either order); the first try is untouched, so a game with at
+    most ``restart`` take-backs is the same as without restarts.  Long runs of
+    chronological backtracking get stuck under one early mistake (heavy-tailed,
+    as the solver's restarts in :mod:`.fast` are there for); a new try with a
+    loosened order leaves it."""
     P = env.P
     decksize = 4 * P[P_RANKS]
     init_board(b, env)
@@ -275,11 +286,15 @@ def play_undo(b, env, U, W, seed, cap, patience, rewind, trail, max_moves, tt_bi
     top = 0
 
     tp = autoplay(b, env, trail, 0)
+    tp0 = tp
     tt_seen(tt, hsh[0], hsh[1])
     ext = doom_applies(P, True) and not doom_applies(P, False)
     llost[0] = is_lost(b, env, True, ext)
     nodes = 0
     takebacks = 0
+    attempt = 0  # tries of the deal started over
+    budget = restart  # take-backs this try may spend before the player starts over
+    since = 0  # take-backs at the start of this try
     d = 0  # moves in the line
     stall = 0
     run = 0
@@ -291,6 +306,21 @@ def play_undo(b, env, U, W, seed, cap, patience, rewind, trail, max_moves, tt_bi
             return WON, tp, nodes, d, takebacks
         if d >= cap and takebacks >= U:
             return CAPPED, tp, nodes, d, takebacks
+        if 0 < budget <= takebacks - since and takebacks + d < U:
+            # this try has spent its share: start the deal over, every move taken back
+            takebacks += d
+            tp = undo_to(b, env, trail, tp, tp0)
+            d = 0
+            top = 0
+            listed = False
+            stall = 0
+            run = 0
+            best = home_count(b)
+            tt[:, :] = 0
+            tt_seen(tt, hsh[0], hsh[1])
+            attempt += 1
+            budget *= 2
+            since = takebacks
         end = -1
         mv = np.int64(-1)
         # a run of moves that brought nothing new home: back to where it began,
@@ -330,7 +360,8 @@ def play_undo(b, env, U, W, seed, cap, patience, rewind, trail, max_moves, tt_bi
                         value, lost = judge(b, env, W, True)
                         if ext:
                             lost = is_lost(b, env, True, True)
-                        key = value * 1024 + noise
+                        # a new try weighs moves within ``attempt`` points of each other alike
+                        key = value * 1024 + noise * (attempt + 1)
                         lost = lost or idle
                         # insertion after every equal key: the first is careful's choice
                         j = top + cnt

@@ -39,8 +39,14 @@ understands, and at its lowest setting each plays exactly ``careful``'s games
   that the dead-end test calls lost, that empties a column for good, or that
   moves again the card it just moved (the solver's rules 2 and 7: such a
   position is one its parent already offers).  Positions left behind stay
-  known: it never comes back to one.  When its take-backs run out it plays on
-  like ``careful``.  ``undo-0`` is ``careful``.  The game it records is the line
+  known: it never comes back to one in the same try.  A try that has spent
+  10,000 take-backs (:data:`RESTART`) without a win is given up: the player
+  starts the deal over (every move of the line taken back, and counted), on
+  its k-th new try letting moves whose scores differ by up to k points come in
+  either order (the noise that breaks ties is widened), with twice the share of
+  take-backs of the try before; so up to ``undo-10000`` a game is one try.
+  When its take-backs run out it plays on like ``careful``.  ``undo-0`` is
+  ``careful``.  The game it records is the line
   it ended with (the moves taken back are gone, as in PySolFC).
 
 The planners' dead-end test is the solver's (rules 4 and 6 of :mod:`.fast`): the
@@ -149,6 +155,10 @@ PATIENCE = 100
 #: ``undo-U`` takes back a run of this many moves that brought no card home (while it
 #: may take back that many; else it plays on until its patience runs out).
 REWIND = 30
+#: ``undo-U`` starts the deal over after this many take-backs in one try without a win
+#: (while it may take back every move of its line), each new try with twice the share
+#: of the one before; below this many take-backs a game is one try.
+RESTART = 10_000
 #: Highest setting of a planner's dial (``search-N``, ``undo-U``).
 MAX_DIAL = 1_000_000
 #: How a game ended, by the compiled player's result code.
@@ -475,7 +485,7 @@ def _game(
         tt_bits = min(23, max(tt_bits, int(2 * (cap + 4 * who.dial)).bit_length()))
         result, tp, nodes, decisions, takebacks = _planners.play_undo(
             board, env, who.dial, who.weights(), seed, cap, patience, min(REWIND, patience),
-            trail, max_moves_buf, tt_bits,
+            RESTART, trail, max_moves_buf, tt_bits,
         )  # fmt: skip
     else:
         result, tp, nodes, decisions = _players.play_board(
