@@ -199,6 +199,16 @@ nor of Good Measure's 87 open deals 1-2,000: each start has a schedule.
 On a position of 417 that the closing search proves lost in 1,616,539 nodes
 (1.5 s), the relaxation too finds a schedule (one rest a card modelled, 40 s),
 so it is no cut for the positions where the search stalls either.
+Random-order searches longer than the portfolio's (ten of them, seeds 1-10,
+3,000,000 nodes a deal on top of the default budget; ``benchmarks/interleaved.py``)
+settle some open deals: with a table each and 300,000 nodes each, Baker's
+Dozen 12723 and 30037 (2,177,975 and 1,851,954 nodes; 380 and 441 moves)
+and 9 of Good Measure's 87 (74, 192, 315, 355, 947, 1379, 1746, 1777, 1994);
+interleaved 500 nodes at a time over one shared table (Freecell Solver's
+``hw``), 12723 (782,479 nodes) and 9 others of Good Measure's (74, 168, 298,
+315, 355, 430, 655, 947, 1746).  So the shared table is not what pays; the
+two together solve 13 of the 87.  Game 417 stays open after 50,000,000
+nodes of the interleaved searches (77 s).
 Learning across runs does not pay here: keeping the positions a depth-first
 run proves dead (its exhausted subtrees, cycles resolved as in Tarjan's
 algorithm) and skipping them in later runs cut 6574's closing search only
