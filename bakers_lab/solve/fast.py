@@ -208,7 +208,10 @@ interleaved 500 nodes at a time over one shared table (Freecell Solver's
 ``hw``), 12723 (782,479 nodes) and 9 others of Good Measure's (74, 168, 298,
 315, 355, 430, 655, 947, 1746).  So the shared table is not what pays; the
 two together solve 13 of the 87.  Game 417 stays open after 50,000,000
-nodes of the interleaved searches (77 s).
+nodes of the interleaved searches (77 s).  Twice the default budget
+(``max_nodes=10_000_000``) solves 12723 (7,849,874 nodes) and 5 of those 13
+Good Measure deals (315, 355, 655, 947, 1746), not 30037 nor the other 8:
+long random-order runs do more with fewer nodes, a lead for the portfolio.
 Learning across runs does not pay here: keeping the positions a depth-first
 run proves dead (its exhausted subtrees, cycles resolved as in Tarjan's
 algorithm) and skipping them in later runs cut 6574's closing search only
