@@ -92,7 +92,15 @@ from ..positions import start_of
 from ..rules import Rules
 from ..validate import as_int, describe, is_bool
 
-__all__ = ["Relaxation", "RelaxationError", "Schedule", "applies", "relax", "schedule_of"]
+__all__ = [
+    "Relaxation",
+    "RelaxationError",
+    "Schedule",
+    "applies",
+    "relax",
+    "schedule_fits",
+    "schedule_of",
+]
 
 Verdict = Literal["infeasible", "feasible", "unknown"]
 
@@ -160,20 +168,6 @@ def _rank(c: int) -> int:
     return c % 13 + 1
 
 
-def _builds_on(rules: Rules, c: int, p: int) -> bool:
-    if _rank(p) != _rank(c) + 1:
-        return False
-    if rules.tableau_build == "any_suit":
-        return True
-    if rules.tableau_build == "same_suit":
-        return c // 13 == p // 13
-    return (c >= 26) != (p >= 26)
-
-
-def _empty_takes(rules: Rules, c: int) -> bool:
-    return rules.empty_column == "any" or (rules.empty_column == "king" and _rank(c) == rules.ranks)
-
-
 class _Model:
     """The CP-SAT model of a position (built once; optionally with a schedule fixed)."""
 
@@ -181,7 +175,6 @@ class _Model:
         from ortools.sat.python import cp_model  # a second's import: only when used
 
         self.cp = cp_model
-        r = g.rules
         cols = [list(col) for col in g._cols]
         self.cards = [c for col in cols for c in col]
         tableau = set(self.cards)
@@ -224,7 +217,7 @@ class _Model:
             pred = c - 1 if _rank(c) > 1 else None
             if pred is not None and pred in tableau:
                 md.add(self.H[c] > self.H[pred])
-            parents = [p for p in self.cards if _builds_on(r, c, p)]
+            parents = [p for p in self.cards if g._builds_on(c, p)]  # the engine's test
             for i in range(1, rests + 1):
                 options = []
                 start, end = self.m[c][i - 1], self.m[c][i]
@@ -241,7 +234,7 @@ class _Model:
                         md.new_optional_interval_var(start, size, end, x, f"o{c}_{i}_{p}")
                     )
                     md.add(start < self.H[p]).only_enforce_if(x)
-                if _empty_takes(r, c):
+                if g._empty_takes(c):
                     f = md.new_bool_var(f"free{c}_{i}")
                     self.free[c, i] = f
                     options.append(f)
