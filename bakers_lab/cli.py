@@ -89,14 +89,17 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         max_nodes=DEFAULT_MAX_NODES if args.max_nodes is None else args.max_nodes,
         max_depth=DEFAULT_MAX_DEPTH if args.max_depth is None else args.max_depth,
         table_mib=DEFAULT_TABLE_MIB if args.table_mib is None else args.table_mib,
+        relax=0.0 if args.relax is None else args.relax,
     )
     if args.json:
         print(json.dumps(result.to_json()))
     else:
         what = f"game {position.number}" if position.number is not None else "board"
+        how = f"proof: {result.proof}; " if result.proof is not None else ""
         print(
             f"{result.variant} {what}: {result.outcome} "
-            f"({result.nodes} nodes, {result.seconds:.3f} s)"
+            f"({how}{result.nodes:,} {'node' if result.nodes == 1 else 'nodes'}, "
+            f"{result.seconds:.3f} s)"
         )
         if result.moves:
             print(result.solution)
@@ -397,6 +400,17 @@ def _whole(
     return value
 
 
+def _seconds(text: str) -> float:
+    """A decimal number option as typed (``0``, ``2``, ``0.5``): ASCII digits and one
+    point, no sign, exponent, ``inf`` or ``nan``; its range is the library's to say."""
+    whole, _, part = text.partition(".")
+    if not (text.isascii() and (whole + part).isdigit()):
+        raise argparse.ArgumentTypeError(
+            f"must be a number such as 0, 2 or 0.5, in digits 0-9, not {shown(repr(text), 32)}"
+        )
+    return float(text)
+
+
 def _port(text: str) -> int:
     if not (text.isascii() and text.isdigit()):
         raise argparse.ArgumentTypeError(
@@ -490,6 +504,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="M",
         help="memory of a run's table of positions seen, MiB (default 256; "
         "long budgets want about K / 32768)",
+    )
+    p.add_argument(
+        "--relax",
+        type=_seconds,
+        metavar="T",
+        help="when the search leaves the deal open, try to prove it lost by the relaxation "
+        "(CP-SAT's deterministic time T, about a second each; default 0: not tried)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=_cmd_solve)

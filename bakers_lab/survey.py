@@ -43,8 +43,10 @@ Table: one row per (deal, variant, player) with ``deal`` (Python ints; on disk
 ``player``, ``outcome`` (categoricals; ``won`` / ``lost`` / ``unresolved``: for
 the solver won = solvable, lost = proven unsolvable), ``moves``, ``nodes``
 (int64), ``seconds`` (float64), ``solution`` (str: the solver's solution, or a
-player's whole game, won or lost), ``ended`` (how the game ended: :data:`ENDINGS`)
-and the deal's ``f_*`` features.
+player's whole game, won or lost), ``ended`` (how the game ended: :data:`ENDINGS`),
+``proof`` where the survey has the solver (how a lost deal was proven lost:
+:data:`~bakers_lab.solve.fast.PROOFS`; missing in every other row) and the
+deal's ``f_*`` features.
 """
 
 from __future__ import annotations
@@ -268,11 +270,13 @@ def _chunk_table(
     """Deal, featurise and play one chunk: the rows of its Parquet file."""
     from .features import deal_features
     from .solve import solve
+    from .solve.fast import PROOFS
     from .solve.players import play
 
     deals = [_deal(n, variant=r) for n in numbers]
     feats = deal_features(deals)
     rows: list[tuple[str, str, int, int, float, str, str]] = []
+    proofs: list[str | None] = []
     for d in deals:
         for player in players:
             if player == "solver":
@@ -282,11 +286,13 @@ def _chunk_table(
                     (player, outcome, len(res.moves), res.nodes, res.seconds, res.solution,
                      res.outcome)
                 )  # fmt: skip
+                proofs.append(res.proof)
             else:
                 g = play(d, player)
                 rows.append(
                     (player, g.outcome, len(g.moves), g.nodes, g.seconds, g.solution, g.ended)
                 )
+                proofs.append(None)
     table = pd.DataFrame(
         rows, columns=["player", "outcome", "moves", "nodes", "seconds", "solution", "ended"]
     )
@@ -298,6 +304,8 @@ def _chunk_table(
     table["player"] = pd.Categorical(table["player"], categories=list(players))
     table["outcome"] = pd.Categorical(table["outcome"], categories=list(OUTCOMES))
     table["ended"] = pd.Categorical(table["ended"], categories=list(ENDINGS))
+    if "solver" in players:
+        table["proof"] = pd.Categorical(proofs, categories=list(PROOFS))
     feats = feats.loc[feats.index.repeat(len(players))].reset_index(drop=True)
     return pd.concat([table, feats], axis=1)
 

@@ -25,11 +25,22 @@ ValueError: foundation_return must be True or False, not 'False' (str)
 
 from __future__ import annotations
 
+import math
+import numbers
 import operator
 from decimal import Decimal
 from fractions import Fraction
 
-__all__ = ["MAX_DIGITS", "as_bool", "as_int", "describe", "is_bool", "shown", "shown_int"]
+__all__ = [
+    "MAX_DIGITS",
+    "as_bool",
+    "as_int",
+    "as_number",
+    "describe",
+    "is_bool",
+    "shown",
+    "shown_int",
+]
 
 #: Most digits an integer argument may have: anything longer is refused before it is
 #: converted or printed (Python refuses to print more than 4,300 digits, and turning
@@ -123,6 +134,48 @@ def _allowed(low: int | None, high: int | None) -> str:
     if high is not None:
         return f"at most {high}"
     return f"of at most {MAX_DIGITS:,} digits"
+
+
+def as_number(
+    value: object,
+    name: str,
+    *,
+    low: float,
+    high: float,
+    low_open: bool = False,
+    unit: str = "",
+    error: type[Exception] = ValueError,
+) -> float:
+    """``value`` (any real number type but bool, finite) as a ``float`` in ``low …
+    high`` (``low`` itself excluded when ``low_open``); ``unit`` says what it
+    measures, in the message of :class:`error`.
+
+    >>> as_number(0, "relax", low=0, high=10**6, unit=" (CP-SAT's deterministic time)")
+    0.0
+    >>> as_number(0, "limit", low=0, high=10**6, low_open=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: limit must be a number above 0 and at most 1,000,000, not 0 (int)
+    """
+    x = math.nan
+    if (
+        not is_bool(value)
+        and isinstance(value, numbers.Real)
+        and not isinstance(value, Decimal)  # a Decimal is Real's cousin, not its subclass
+    ):
+        try:
+            x = float(value)
+        except OverflowError:  # an int too large for a float is out of range anyway
+            x = math.inf
+    if not (math.isfinite(x) and (low < x if low_open else low <= x) and x <= high):
+        edge = f"above {_num(low)} and at most" if low_open else f"from {_num(low)} to"
+        raise error(f"{name} must be a number {edge} {_num(high)}{unit}, not {describe(value)}")
+    return x
+
+
+def _num(x: float) -> str:
+    """A range's edge in words: ``1,000,000``, ``0.5``."""
+    return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"
 
 
 def as_bool(value: object, name: str, *, error: type[Exception] = ValueError) -> bool:

@@ -68,7 +68,10 @@ def test_solve_json_replays(capsys):
     g = bl.GameState.from_deal(bl.deal(5))
     g.play_all(data["moves"])
     assert g.is_won
-    assert set(data) == {"deal", "variant", "outcome", "moves", "nodes", "seconds", "verified"}
+    assert set(data) == {
+        "deal", "variant", "outcome", "moves", "nodes", "seconds", "verified", "proof"
+    }  # fmt: skip
+    assert data["proof"] is None
 
 
 def test_solve_board_file(tmp_path, capsys):
@@ -81,7 +84,24 @@ def test_solve_board_file(tmp_path, capsys):
 
 def test_solve_unsolvable_deal(capsys):
     assert main(["solve", "64"]) == 0
-    assert capsys.readouterr().out.startswith("bakers_dozen game 64: unsolvable (")
+    out = capsys.readouterr().out
+    assert out.startswith("bakers_dozen game 64: unsolvable (proof: deadlock; 1 node, ")
+
+
+@pytest.mark.parametrize("text", ["-1", "1e3", "inf", "nan", ".", "", "1.2.3", "\u0661"])
+def test_solve_relax_takes_plain_decimal_numbers(text, capsys):
+    with pytest.raises(SystemExit):
+        main(["solve", "1", "--relax", text])
+    assert "argument --relax: must be a number such as 0, 2 or 0.5, in digits 0-9, not " in (
+        capsys.readouterr().err
+    )
+
+
+def test_solve_relax_range_is_the_library_s(capsys):
+    assert main(["solve", "1", "--relax", "2000000"]) == 2
+    assert "relax must be a number from 0 to 1,000,000" in capsys.readouterr().err
+    assert main(["solve", "1", "--relax", "0.5"]) == 0
+    assert capsys.readouterr().out.startswith("bakers_dozen game 1: solved (")
 
 
 def test_solve_long_budget_options(capsys):
@@ -89,7 +109,7 @@ def test_solve_long_budget_options(capsys):
     # too small for 6574's proof (see test_solver)
     assert main(["solve", "6574", "--table-mib", "1", "--max-depth", "100000"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("bakers_dozen game 6574: unresolved (5000168 nodes, ")
+    assert out.startswith("bakers_dozen game 6574: unresolved (5,000,168 nodes, ")
 
 
 def run_cli(*args, stdin=None):

@@ -33,6 +33,8 @@ def test_published_unsolvable_deals_are_proved():
     for n in (64, 477):
         r = bl.solve(n)
         assert r.outcome == "unsolvable" and r.moves == () and not r.verified
+        # both are refuted by the dead-end test before any move is searched
+        assert (r.proof, r.nodes) == ("deadlock", 1)
     # and the plain exhaustive search (no pruning) agrees for deal 64 (under a second)
     assert not is_solvable(bl.GameState.from_deal(bl.deal(64)))
 
@@ -205,6 +207,21 @@ def test_portfolio_switches_to_the_proof_when_restarts_get_nowhere():
     assert drive(1_800_000, True, False, 17) == list(_portfolio(1_800_000))
 
 
+def test_budgets_above_the_default_add_long_random_order_runs():
+    default = list(_portfolio(5_000_000))
+    for budget in (5_000_001, 10_000_000, 50_000_000):
+        runs = list(_portfolio(budget))
+        assert runs[: len(default) - 1] == default[:-1]  # the default's restarts first
+        long = runs[len(default) - 1 : -1]
+        extra = int(0.8 * (budget - 1_000)) - int(0.8 * (5_000_000 - 1_000))
+        assert long == [("rdfs", 300_000, seed) for seed in range(1, extra // 300_000 + 1)]
+        assert runs[-1][0] == "dfs" and runs[-1][1] >= 0.2 * budget
+        assert sum(b for _, b, _ in runs) == budget
+    # where restarts get nowhere the closing search gets the rest, long runs or not
+    low = drive(50_000_000, True, False, 17)
+    assert not any(b == 300_000 and k == "rdfs" for k, b, _ in low)
+
+
 @pytest.mark.parametrize(
     "table_mib, message",
     [
@@ -223,7 +240,7 @@ def test_table_size_changes_nothing_a_small_table_holds():
     # a run's table is sized to its budget: any limit above that is the same search
     a, b = bl.solve(2548), bl.solve(2548, table_mib=1024)
     assert (a.outcome, a.nodes, a.restarts) == (b.outcome, b.nodes, b.restarts)
-    assert (a.outcome, a.nodes) == ("unsolvable", 493_334)
+    assert (a.outcome, a.nodes, a.proof) == ("unsolvable", 493_334, "exhausted")
     # a table too small for its search forgets positions and searches them again:
     # 6574's proof (3,563,017 nodes with the default 256 MiB) does not fit the budget
     small = bl.solve(6574, table_mib=1)
@@ -268,7 +285,10 @@ def test_variant_mismatch_refused():
 
 def test_result_json():
     data = bl.solve(5).to_json()
-    assert set(data) == {"deal", "variant", "outcome", "moves", "nodes", "seconds", "verified"}
+    assert set(data) == {
+        "deal", "variant", "outcome", "moves", "nodes", "seconds", "verified", "proof"
+    }  # fmt: skip
+    assert data["proof"] is None and bl.solve(64).to_json()["proof"] == "deadlock"
     assert data["deal"] == 5 and data["variant"] == "bakers_dozen"
     # deal 5 is solvable (published), so the moves must win from PySolFC's game 5
     assert data["outcome"] == "solved" and data["verified"] is True
@@ -297,3 +317,35 @@ def test_only_deals_of_baker_s_dozen_shape_switch_to_the_proof():
         "house_empty_any": 18,
         "house_sequences": 0,
     }
+
+
+def test_a_proof_says_how_and_only_for_a_lost_deal():
+    # 10843 needs a search, however short: its start passes the dead-end test
+    r = bl.solve(10843)
+    assert (r.outcome, r.nodes, r.proof) == ("unsolvable", 4, "exhausted")
+    assert r.summary().startswith(
+        "bakers_dozen game 10843: proven unsolvable: no sequence of moves wins "
+        "(every line of play was tried); 4 nodes"
+    )
+    assert repr(r).endswith("variant='bakers_dozen', proof='exhausted')")
+    assert bl.solve(1).proof is None and bl.solve(6574, max_nodes=1_000).proof is None
+    with pytest.raises(ValueError, match="proof is only for an unsolvable outcome, not solved"):
+        bl.SolveResult("solved", proof="exhausted")
+    with pytest.raises(ValueError, match="proof must be one of deadlock, exhausted, "
+                       "relaxation or None, not 'search' \\(str\\)"):  # fmt: skip
+        bl.SolveResult("unsolvable", proof="search")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("relax", [True, -1, "2", float("nan"), float("inf"), 2e6])
+def test_relax_is_checked_before_any_search(relax):
+    with pytest.raises(ValueError, match=r"relax must be a number from 0 to 1,000,000 "
+                       r"\(CP-SAT's deterministic time; 0: not tried\), not "):  # fmt: skip
+        bl.solve(1, relax=relax)
+
+
+def test_relax_is_refused_where_the_relaxation_does_not_model_the_rules():
+    with pytest.raises(ValueError, match="relax: the relaxation does not model "
+                       "bakers_dozen_return's rules: foundation cards may come back"):  # fmt: skip
+        bl.solve(1, variant="bakers_dozen_return", relax=1)
+    # and 0 is "not tried" under every rule
+    assert bl.solve(1, variant="bakers_dozen_return", relax=0).outcome == "solved"

@@ -22,7 +22,7 @@ def comparable(df: pd.DataFrame) -> pd.DataFrame:
 
 def test_schema_and_dtypes(tmp_path):
     df = bl.survey("1-12,64", out=tmp_path / "s", chunk_size=5, progress=False)
-    assert list(df.columns[:9]) == [
+    assert list(df.columns[:10]) == [
         "deal",
         "variant",
         "player",
@@ -32,9 +32,13 @@ def test_schema_and_dtypes(tmp_path):
         "seconds",
         "solution",
         "ended",
+        "proof",
     ]
-    assert [c for c in df.columns[9:] if not c.startswith("f_")] == []
+    assert [c for c in df.columns[10:] if not c.startswith("f_")] == []
     assert df["ended"].astype(str).tolist() == ["solved"] * 12 + ["unsolvable"]
+    # how the lost deal was proven: game 64 is refuted by the dead-end test at once
+    assert df["proof"].tolist()[-1] == "deadlock" and df["proof"][:12].isna().all()
+    assert list(df["proof"].cat.categories) == ["deadlock", "exhausted", "relaxation"]
     back = pd.read_parquet(tmp_path / "s")
     for col in ("variant", "player", "outcome"):
         assert isinstance(back[col].dtype, pd.CategoricalDtype), col
@@ -203,3 +207,8 @@ def test_cli_survey_prints_summary(tmp_path):
         and bad.stderr.startswith("bakers-lab: error: ")
         and len(bad.stderr.strip().splitlines()) == 1
     )
+
+
+def test_a_survey_without_the_solver_has_no_proof_column(tmp_path):
+    df = bl.survey("1-3", players="greedy", out=tmp_path / "s", progress=False)
+    assert "proof" not in df.columns and list(df.columns[:9])[-1] == "ended"

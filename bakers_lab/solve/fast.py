@@ -196,9 +196,23 @@ time", handed to CP-SAT) proves most lost deals at their start (six of
 Baker's Dozen's 64, 477, 1395, 1559, 2548, 2662, 2762, 2929 within its
 default limit) but none of the 24 deals left open in Baker's Dozen 1-32,000
 nor of Good Measure's 87 open deals 1-2,000: each start has a schedule.
+The six it proves are all refuted by rule 4's dead-end test at the start
+itself (``proof="deadlock"``, one node); the one lost deal of the eight that
+needs a search (2548, 493,334 nodes) has a schedule, and so does every lost
+deal that needs a search on the small decks of four presets (60 deals each,
+5 ranks) and every position lost that way that random play reaches from
+them (three presets, decks of 5 to 7 ranks, 40 deals each, 6 moves).  So
+measured, the relaxation proves nothing the dead-end test does not.
+A deadlock graph (cards as nodes, an edge where one card must move before
+another can: covered by it, below it in its suit, its only parent covered
+by it) proves no more: each such edge is a condition of the relaxation's
+model (covered until, foundations in order, a rest on a parent that is
+uncovered and in the tableau), so a cycle of them makes the model
+infeasible, and on every open start the model has a schedule.
 On a position of 417 that the closing search proves lost in 1,616,539 nodes
 (1.5 s), the relaxation too finds a schedule (one rest a card modelled, 40 s),
 so it is no cut for the positions where the search stalls either.
+``solve(relax=T)`` tries it where the search leaves a deal open.
 Random-order searches longer than the portfolio's (ten of them, seeds 1-10,
 3,000,000 nodes a deal on top of the default budget; ``benchmarks/interleaved.py``)
 settle some open deals: with a table each and 300,000 nodes each, Baker's
@@ -208,10 +222,14 @@ interleaved 500 nodes at a time over one shared table (Freecell Solver's
 ``hw``), 12723 (782,479 nodes) and 9 others of Good Measure's (74, 168, 298,
 315, 355, 430, 655, 947, 1746).  So the shared table is not what pays; the
 two together solve 13 of the 87.  Game 417 stays open after 50,000,000
-nodes of the interleaved searches (77 s).  Twice the default budget
-(``max_nodes=10_000_000``) solves 12723 (7,849,874 nodes) and 5 of those 13
-Good Measure deals (315, 355, 655, 947, 1746), not 30037 nor the other 8:
-long random-order runs do more with fewer nodes, a lead for the portfolio.
+nodes of the interleaved searches (77 s).  With the portfolio's
+pairs of restarts alone, twice the default budget (``max_nodes=10_000_000``)
+solved 12723 (7,849,874 nodes) and 5 of those 13 Good Measure deals (315,
+355, 655, 947, 1746), not 30037 nor the other 8.  So above the default
+budget the restarts' extra share now goes to random-order runs of 300,000
+nodes (:data:`_LONG_RUN`); at twice the default that solves Baker's Dozen
+12723 and 30037 (6,159,423 and 5,833,338 nodes) and 10 of Good Measure's 87
+(74, 192, 315, 355, 655, 947, 1379, 1746, 1777, 1994; 4.4M to 9.9M nodes).
 Learning across runs does not pay here: keeping the positions a depth-first
 run proves dead (its exhausted subtrees, cycles resolved as in Tarjan's
 algorithm) and skipping them in later runs cut 6574's closing search only
@@ -232,10 +250,12 @@ stay open.  With 2**26 or 2**27 entries it also solves 168 after 25.4M
 nodes (with the default 2**24 it is still open after 60M) and 443 after
 140.1M; 131 and 82 stay open after 300M.  ``solve`` with
 ``max_nodes=50_000_000`` (the default table) settles five of the twelve,
-and 168: its restarts solve 74, 168, 185, 192 and 298 (8.9M to 26.5M nodes
-in all) and the closing search proves 241 (45.5M); with ``max_nodes=140_000_000`` it
-proves 137 too (138,883,532 nodes with ``table_mib=1024``, 185 s; the
-default table does as well).  Where the closing search gets most of a long
+and 168: its restarts and long runs solve 74, 168, 185, 192 and 298 (6.4M
+to 21.6M nodes in all) and the closing search proves 241 (45,478,224); 29,
+82, 98, 107, 108 and 131 stay open.  Before the long runs (the pairs of
+restarts alone) it solved the same five after 8.9M to 26.5M nodes, and with
+``max_nodes=140_000_000`` it proved 137 too (138,883,532 nodes with
+``table_mib=1024``, 185 s; not measured again since).  Where the closing search gets most of a long
 budget (deals whose restarts get nowhere: :data:`_SWITCH_AFTER`) the table
 decides: Baker's Dozen 10242, above.  Giving the closing search half of a
 long budget instead of a fifth was tried and dropped: on those twelve it
@@ -259,7 +279,7 @@ from ..game import GameState
 from ..moves import Dest, IllegalMoveError, Move
 from ..positions import start_of
 from ..rules import Rules
-from ..validate import as_bool, as_int, describe, is_bool
+from ..validate import as_bool, as_int, as_number, describe, is_bool
 from . import _core
 
 __all__ = [
@@ -268,13 +288,25 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_NODES",
     "MAX_TABLE_MIB",
+    "PROOFS",
     "Outcome",
+    "Proof",
     "SolveResult",
     "SolverError",
     "solve",
 ]
 
 Outcome = Literal["solved", "unsolvable", "unresolved"]
+#: How an unsolvable verdict was proven (:attr:`SolveResult.proof`).
+Proof = Literal["deadlock", "exhausted", "relaxation"]
+#: The proofs, in the order of the ``proof`` column of a survey: ``deadlock``
+#: (the dead-end test of rules 4 and 6 refutes the position itself, before
+#: any move: some card can never get home), ``exhausted`` (a search ran out of
+#: positions: every line was tried), ``relaxation`` (no schedule satisfies the
+#: necessary conditions of :mod:`.relax`).
+PROOFS: tuple[Proof, ...] = ("deadlock", "exhausted", "relaxation")
+#: Largest CP-SAT deterministic time ``solve(relax=...)`` takes (that of :func:`.relax.relax`).
+MAX_RELAX = 1e6
 
 #: Default node budget of one solve: a few seconds at most on a laptop core.
 DEFAULT_MAX_NODES = 5_000_000
@@ -318,8 +350,13 @@ class SolveResult:
 
     ``outcome`` is ``solved`` (``moves`` wins, automatic foundation moves
     included, and ``verified`` says the rule engine replayed it to a win),
-    ``unsolvable`` (proved: no sequence of moves wins) or ``unresolved`` (the
-    node budget ran out first).  ``nodes`` counts positions generated.
+    ``unsolvable`` (proved: no sequence of moves wins; ``proof`` says how, one
+    of :data:`PROOFS`) or ``unresolved`` (the node budget ran out first).
+    ``nodes`` counts positions generated.
+
+    >>> r = SolveResult("unsolvable", deal=64, proof="deadlock")
+    >>> r.proof, r.summary().split(": ", 1)[1][:44]
+    ('deadlock', 'proven unsolvable: no sequence of moves wins')
     """
 
     outcome: Outcome
@@ -332,6 +369,8 @@ class SolveResult:
     restarts: int = field(default=0, compare=False)
     #: The position that was solved (for pictures and replays; not compared).
     start: GameState | None = field(default=None, compare=False, repr=False)
+    #: How an ``unsolvable`` verdict was proven (:data:`PROOFS`); None otherwise.
+    proof: Proof | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.outcome, str) or self.outcome not in _OUTCOMES:
@@ -358,12 +397,22 @@ class SolveResult:
                 raise ValueError(f"deal: {exc}") from None
         if self.start is not None and not isinstance(self.start, GameState):
             raise ValueError(f"start must be a GameState or None, not {describe(self.start)}")
+        if self.proof is not None:
+            if not isinstance(self.proof, str) or self.proof not in PROOFS:
+                raise ValueError(
+                    f"proof must be one of {', '.join(PROOFS)} or None, not {describe(self.proof)}"
+                )
+            if self.outcome != "unsolvable":
+                raise ValueError(
+                    f"proof is only for an unsolvable outcome, not {self.outcome}: pass proof=None"
+                )
 
     def __repr__(self) -> str:
         where = f"deal={self.deal!r}, " if self.deal is not None else ""
+        how = f", proof={self.proof!r}" if self.proof is not None else ""
         return (
             f"SolveResult(outcome={self.outcome!r}, moves={len(self.moves)}, "
-            f"nodes={self.nodes}, {where}variant={self.variant!r})"
+            f"nodes={self.nodes}, {where}variant={self.variant!r}{how})"
         )
 
     def summary(self) -> str:
@@ -371,7 +420,8 @@ class SolveResult:
         what = f"game {self.deal}" if self.deal is not None else "the position"
         verdict = {
             "solved": f"solved in {len(self.moves)} moves (replayed by the rule engine)",
-            "unsolvable": "proven unsolvable: no sequence of moves wins",
+            "unsolvable": "proven unsolvable: no sequence of moves wins"
+            + _PROOF_WORDS.get(self.proof or "", ""),
             "unresolved": "not settled within the node budget",
         }[self.outcome]
         return f"{self.variant} {what}: {verdict}; {self.nodes:,} nodes, {self.seconds:.3f} s"
@@ -402,7 +452,16 @@ class SolveResult:
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
             "verified": self.verified,
+            "proof": self.proof,
         }
+
+
+#: How each proof reads in a summary, for players.
+_PROOF_WORDS = {
+    "deadlock": " (some card can never get home, whatever is played)",
+    "exhausted": " (every line of play was tried)",
+    "relaxation": " (the cards cannot all be moved home in any order that fits)",
+}
 
 
 def _splitmix_table(seed: int, shape: tuple[int, ...]) -> np.ndarray:
@@ -547,6 +606,16 @@ _RESTART_SHARE = {True: 0.8, False: 0.5}
 #: left open instead of 17, no proof gained); below about 1.9M nodes of
 #: budget the restarts end before it and nothing changes.
 _SWITCH_AFTER = 1_500_000
+#: Above the default budget, the restarts' extra share goes to random-order
+#: depth-first runs of this many nodes each (:func:`_portfolio`), seeds from
+#: :data:`_LONG_SEED` on, instead of more pairs of 20,000: on Good Measure's
+#: deals the default budget leaves open, ten such runs (3,000,000 nodes more
+#: a deal) solve 9 of 87 where the same nodes of pairs solve 5
+#: (``benchmarks/interleaved.py``; "Long budgets" in this module's docstring).
+#: Budgets up to the default run exactly as before.
+_LONG_RUN = 300_000
+#: The seed of the first long random-order run (then 2, 3, …).
+_LONG_SEED = 1
 
 
 def _doom_applies(r: Rules) -> bool:
@@ -582,7 +651,9 @@ def _portfolio(
     varied weights, then a depth-first run in a random order, kind ``rdfs``,
     with the same seed; where foundation cards may come back, the stages of
     :data:`_STAGES_RETURN`), then a depth-first search with what is left, the
-    one that proves most unsolvable deals.
+    one that proves most unsolvable deals.  Above the default budget, what
+    the restarts get beyond the default's share goes to random-order runs of
+    :data:`_LONG_RUN` nodes, after the pairs the default budget has.
 
     The caller may ``send`` each run's most cards home (what :func:`_run`
     returns last): once the runs have spent :data:`_SWITCH_AFTER` nodes and
@@ -596,6 +667,9 @@ def _portfolio(
     most = _heard(-1, (yield ("dfs", probe, 0)))  # -1 until a run reports
     left -= probe
     restarts = int(left * _RESTART_SHARE[doom])
+    # what the restarts get beyond the default budget's share goes to long runs
+    extra = max(0, restarts - int((DEFAULT_MAX_NODES - probe) * _RESTART_SHARE[doom]))
+    restarts -= extra
     seed = 0
     for guided, shuffled, count in _STAGES_RETURN if returns else _STAGES:
         for _ in range(count):
@@ -609,6 +683,12 @@ def _portfolio(
                 restarts -= shuffled
                 left -= shuffled
             seed += 1
+    seed = _LONG_SEED
+    while extra >= _LONG_RUN and not (0 <= most < few and max_nodes - left >= _SWITCH_AFTER):
+        most = _heard(most, (yield ("rdfs", _LONG_RUN, seed)))
+        extra -= _LONG_RUN
+        left -= _LONG_RUN
+        seed += 1
     if left > 0:
         yield ("dfs", left, 1)
 
@@ -712,6 +792,7 @@ def solve(
     max_nodes: int = DEFAULT_MAX_NODES,
     max_depth: int = DEFAULT_MAX_DEPTH,
     table_mib: int = DEFAULT_TABLE_MIB,
+    relax: float = 0.0,
 ) -> SolveResult:
     """Solve a deal, a position in progress, or a PySolFC game number.
 
@@ -731,9 +812,18 @@ def solve(
     takes more than its budget needs.  Long paths may need
     ``max_depth=MAX_DEPTH`` too.
 
+    ``relax`` (0, the default, to :data:`MAX_RELAX`) is CP-SAT's deterministic
+    time for the relaxation of :mod:`.relax`, tried when the search leaves the
+    position open (single-card moves, same-suit foundations that keep their
+    cards); where it finds no schedule the result is ``unsolvable`` with
+    ``proof="relaxation"``.  Off by default: it has proved none of the deals
+    the default budget leaves open (see the module's "Deals left open").  An
+    unsolvable result says how it was proven: ``proof`` is ``deadlock`` (the
+    dead-end test refutes the start itself), ``exhausted`` or ``relaxation``.
+
     >>> r = solve(64)                      # proven: no sequence of moves wins
-    >>> r.outcome, r.deal, r.moves
-    ('unsolvable', 64, ())
+    >>> r.outcome, r.deal, r.moves, r.proof
+    ('unsolvable', 64, (), 'deadlock')
     >>> from bakers_lab import deal
     >>> r = solve(1)
     >>> r.outcome, GameState.from_deal(deal(1)).play_all(list(r.moves)).is_won
@@ -745,12 +835,14 @@ def solve(
     max_depth = as_int(max_depth, "max_depth", low=1, high=MAX_DEPTH)
     max_bits = _table_bits(as_int(table_mib, "table_mib", low=1, high=MAX_TABLE_MIB))
     r = start.rules
+    relax = _relax_limit(relax, r)
     max_moves = _max_moves(r)
     trail = _trail(r, max_depth)
     nodes = 0
     outcome: Outcome = "unresolved"
     moves: tuple[Move, ...] = ()
     verified = False
+    proof: Proof | None = None
     runs = 0
     env = _env(r)
     stacks = _arrays(start)
@@ -781,7 +873,36 @@ def solve(
             break
         if status == _core.UNSOLVABLE:
             outcome = "unsolvable"
+            proof = "deadlock" if used == 1 and _lost_at_once(start, env, trail) else "exhausted"
             break
+    if outcome == "unresolved" and relax > 0:
+        from .relax import relax as relaxation
+
+        if relaxation(start, limit=relax).verdict == "infeasible":
+            outcome, proof = "unsolvable", "relaxation"
     return SolveResult(
-        outcome, moves, nodes, time.perf_counter() - t0, verified, r.name, number, runs, start
-    )
+        outcome, moves, nodes, time.perf_counter() - t0, verified, r.name, number, runs, start,
+        proof,
+    )  # fmt: skip
+
+
+def _relax_limit(relax: object, r: Rules) -> float:
+    """``solve``'s ``relax`` checked: a number from 0 to :data:`MAX_RELAX`, and
+    above 0 only where the relaxation models the rules."""
+    limit = as_number(relax, "relax", low=0, high=MAX_RELAX,
+                      unit=" (CP-SAT's deterministic time; 0: not tried)")  # fmt: skip
+    if limit > 0:
+        from .relax import applies
+
+        why = applies(r)
+        if why is not None:
+            raise ValueError(f"relax: the relaxation does not model {r.name}'s rules: {why}")
+    return limit
+
+
+def _lost_at_once(start: GameState, env: _core.Env, trail: np.ndarray) -> bool:
+    """Whether the dead-end test (rules 4 and 6) refutes ``start`` itself, after
+    its automatic foundation moves: a proof without search."""
+    b = _board(start, env)
+    _core.autoplay(b, env, trail, 0)
+    return bool(_core.is_lost(b, env, True, True))

@@ -76,7 +76,9 @@ built here (the schedule's values fixed, CP-SAT finds the model feasible).
 What it does not model: foundation returns, moves of runs and alternate-colour
 foundations (a relaxation of those rules needs other conditions); a card's
 moves after its *R*-th rest, and which cards lie on a card's later resting
-places.  It is used where the search stalls (see :func:`relax`).
+places.  ``bl.solve(..., relax=T)`` tries it where the search leaves a
+position open; measured, it has proved only deals that the search's dead-end
+test refutes at their start (see "Deals left open" in :mod:`.fast`).
 """
 
 from __future__ import annotations
@@ -90,7 +92,7 @@ from ..game import GameState
 from ..moves import Move
 from ..positions import start_of
 from ..rules import Rules
-from ..validate import as_int, describe, is_bool
+from ..validate import as_int, as_number
 
 __all__ = [
     "Relaxation",
@@ -113,6 +115,8 @@ DEFAULT_RESTS = 1
 #: measure of work, the same on every machine; on the 2-core test machine one
 #: unit took 0.3 to 15 s.
 DEFAULT_LIMIT = 2.0
+#: Largest deterministic time limit :func:`relax` takes.
+MAX_LIMIT = 1e6
 
 
 class RelaxationError(ValueError):
@@ -307,16 +311,13 @@ def relax(
     t0 = time.perf_counter()
     start, _ = start_of(position, variant, who="relax")
     rests = as_int(rests, "rests", low=0, high=8, error=RelaxationError)
-    if is_bool(limit) or not isinstance(limit, int | float) or not 0 < limit <= 1e6:
-        raise RelaxationError(
-            f"limit must be a positive number (CP-SAT's deterministic time) up to 1e6, "
-            f"not {describe(limit)}"
-        )
+    limit = as_number(limit, "limit", low=0, high=MAX_LIMIT, low_open=True,
+                      unit=" (CP-SAT's deterministic time)", error=RelaxationError)  # fmt: skip
     why = applies(start.rules)
     if why is not None:
         raise RelaxationError(f"the relaxation does not model these rules: {why}")
     model = _Model(start, rests)
-    verdict = model.solve(float(limit))
+    verdict = model.solve(limit)
     return Relaxation(verdict, len(model.cards), rests, time.perf_counter() - t0)
 
 
