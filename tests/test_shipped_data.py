@@ -118,3 +118,25 @@ def test_rows_replay_to_their_outcome():
     chunks = [rows[i : i + 5_000] for i in range(0, len(rows), 5_000)]
     bad = Parallel(n_jobs=-1)(delayed(_replay)(c) for c in chunks)
     assert [b for part in bad for b in part] == []
+
+
+def test_every_lost_solver_row_says_how_it_was_proven():
+    # the proof column: "deadlock" exactly where the dead-end test refutes the start
+    # itself (checked again here), "exhausted" for the other lost rows, missing elsewhere
+    from bakers_lab.solve.fast import _env, _lost_at_once, _trail
+
+    checked = 0
+    for name in SURVEYS:
+        t = bl.read_survey(DATA / name)
+        if "solver" not in set(t["player"].astype(str)):
+            assert "proof" not in t.columns, name
+            continue
+        lost = (t["player"] == "solver") & (t["outcome"] == "lost")
+        assert t.loc[~lost, "proof"].isna().all(), name
+        for deal, variant, proof in zip(t.loc[lost, "deal"], t.loc[lost, "variant"].astype(str),
+                                        t.loc[lost, "proof"], strict=True):  # fmt: skip
+            start = bl.GameState.from_deal(bl.deal(deal, variant=variant))
+            at_once = _lost_at_once(start, _env(start.rules), _trail(start.rules, 10))
+            assert proof == ("deadlock" if at_once else "exhausted"), (name, deal)
+            checked += 1
+    assert checked >= 79 + 128
