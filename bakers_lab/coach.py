@@ -38,6 +38,7 @@ from .deals import deal as _deal
 from .game import GameState
 from .moves import IllegalMoveError, Move, MoveError
 from .positions import move_list, start_of
+from .present import counted
 from .rules import Rules
 from .solve.fast import DEFAULT_MAX_NODES, MAX_NODES, SolverError, SolveResult, solve
 from .solve.players import GameRecord
@@ -64,10 +65,6 @@ MAX_OPEN_PROBES = 3
 
 class ExplainError(ValueError):
     """The game cannot be explained: an illegal move, or a game that was won."""
-
-
-def _count(n: int, what: str = "move") -> str:
-    return f"{n:,} {what}{'' if n == 1 else 's'}"
 
 
 @dataclass(frozen=True)
@@ -119,27 +116,27 @@ class Explanation:
             return (
                 f"move {self.index + 1} of {n}, {self.move}, lost the game; "
                 f"{self.winning_line[0]} instead still wins "
-                f"(a winning line of {_count(len(self.winning_line))})"
+                f"(a winning line of {counted(len(self.winning_line), 'move')})"
             )
         if self.status == "still_winnable":
             nxt = f"{self.winning_line[0]} next" if self.winning_line else "nothing"
             return (
-                f"the game can still be won after {_count(n, 'move')} played: "
-                f"{nxt} (a winning line of {_count(len(self.winning_line))})"
+                f"the game can still be won after {counted(n, 'move')} played: "
+                f"{nxt} (a winning line of {counted(len(self.winning_line), 'move')})"
             )
         what = f"game {self.deal}" if self.deal is not None else "the start position"
         if self.status == "never_winnable":
             return f"{what} could never be won: the solver proved it unsolvable"
-        budget = _count(self.max_nodes, "node")
+        budget = counted(self.max_nodes, "node")
         if self.winnable_until is None and self.lost_by is None:
             return f"not settled: the solver decided none of the positions within {budget} each"
         won = (
-            f"winnable after {_count(self.winnable_until)}"
+            f"winnable after {counted(self.winnable_until, 'move')}"
             if self.winnable_until is not None
             else "not known winnable at any point"
         )
         lost = (
-            f"lost after {_count(self.lost_by)} at the latest"
+            f"lost after {counted(self.lost_by, 'move')} at the latest"
             if self.lost_by is not None
             else "not proven lost at any point"
         )
@@ -221,7 +218,7 @@ def _replay(
             ) from None
     if g.is_won and not won_ok:
         raise ExplainError(
-            f"these {_count(len(seq))} win the game: there is no losing move to find"
+            f"these {counted(len(seq), 'move')} win the game: there is no losing move to find"
         )
     return tuple(played)
 
@@ -368,12 +365,12 @@ class Hint:
     def text(self) -> str:
         """The hint in words."""
         if self.status == "move":
-            return f"play {self.move} (a winning line of {_count(len(self.line))})"
+            return f"play {self.move} (a winning line of {counted(len(self.line), 'move')})"
         if self.status == "won":
             return "the game is won: all cards are home"
         if self.status == "lost":
             return "no winning line left (the solver proved it)"
-        return f"not settled within the budget ({_count(self.max_nodes, 'node')})"
+        return f"not settled within the budget ({counted(self.max_nodes, 'node')})"
 
 
 def hint(

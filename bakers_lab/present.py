@@ -73,6 +73,15 @@ _PERCENT = ("rate", "a_rate", "b_rate", "share_solved", "share_optimal")
 _POINTS = ("diff",)
 
 
+def counted(n: int, word: str) -> str:
+    """``n`` with thousands separators and ``word``, plural unless ``n`` is 1.
+
+    >>> counted(1, "node"), counted(3321, "node"), counted(0, "move")
+    ('1 node', '3,321 nodes', '0 moves')
+    """
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
 def percent(x: object) -> str:
     """A fraction as a percentage with one decimal: ``0.4707`` → ``'47.1 %'``."""
     v = float(x)  # type: ignore[arg-type]

@@ -278,6 +278,7 @@ from ..deals import Deal, DealError, game_number
 from ..game import GameState
 from ..moves import Dest, IllegalMoveError, Move
 from ..positions import start_of
+from ..present import counted
 from ..rules import Rules
 from ..validate import as_bool, as_int, as_number, describe, is_bool
 from . import _core
@@ -424,7 +425,8 @@ class SolveResult:
             + _PROOF_WORDS.get(self.proof or "", ""),
             "unresolved": "not settled within the node budget",
         }[self.outcome]
-        return f"{self.variant} {what}: {verdict}; {self.nodes:,} nodes, {self.seconds:.3f} s"
+        work = f"{counted(self.nodes, 'node')}, {self.seconds:.3f} s"
+        return f"{self.variant} {what}: {verdict}; {work}"
 
     def _repr_html_(self) -> str:
         import html
