@@ -22,6 +22,7 @@ from .skill import effort, skill_curve
 from .solve import SolverError, SolveResult
 from .solve.players import GameRecord, Player, PlayerError, play
 from .solve.search import SearchResult, classroom_deal
+from .solve.shortest import ShortestResult, shortest
 from .stats import (
     LossModel,
     ablation,
@@ -67,6 +68,7 @@ __all__ = [
     "Rules",
     "RulesError",
     "SearchResult",
+    "ShortestResult",
     "SolveResult",
     "SolverError",
     "Suit",
@@ -92,6 +94,7 @@ __all__ = [
     "read_survey",
     "rules",
     "seeded_deal",
+    "shortest",
     "skill_curve",
     "solve",
     "survey",

@@ -3,6 +3,7 @@
     bakers-lab deal N [--variant V] [--format text|json]
     bakers-lab solve (N | --board FILE) [--variant V] [--max-nodes K] [--max-depth D]
                      [--table-mib M] [--json]
+    bakers-lab shortest (N | --board FILE) [--variant V] [--max-nodes K] [--json]
     bakers-lab play N [--player P] [--variant V] [--json]
     bakers-lab survey (--deals SPEC | --sample K [--seed S]) [--variant V] [--players P,...]
                       [--jobs N] [--backend loky|dask] [--scheduler ADDR] --out PATH [--quiet]
@@ -73,17 +74,22 @@ def _cmd_deal(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_solve(args: argparse.Namespace) -> int:
-    from .solve import DEFAULT_MAX_NODES, solve  # numba loads only when needed
-    from .solve.fast import DEFAULT_MAX_DEPTH, DEFAULT_TABLE_MIB
-
+def _position(args: argparse.Namespace) -> Deal:
+    """The deal of ``N`` or of ``--board FILE`` (exactly one of them)."""
     if (args.number is None) == (args.board is None):
         raise ValueError("give a game number or --board FILE (one of them)")
     if args.board is not None:
         text = _read_input(args.board, "--board")
-        position: Deal = Deal.from_text(text, variant=_rules(args.variant))
-    else:
-        position = deal(args.number, variant=args.variant)
+        return Deal.from_text(text, variant=_rules(args.variant))
+    return deal(args.number, variant=args.variant)
+
+
+def _cmd_solve(args: argparse.Namespace) -> int:
+    from .present import counted
+    from .solve import DEFAULT_MAX_NODES, solve  # numba loads only when needed
+    from .solve.fast import DEFAULT_MAX_DEPTH, DEFAULT_TABLE_MIB
+
+    position = _position(args)
     result = solve(
         position,
         max_nodes=DEFAULT_MAX_NODES if args.max_nodes is None else args.max_nodes,
@@ -98,9 +104,25 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         how = f"proof: {result.proof}; " if result.proof is not None else ""
         print(
             f"{result.variant} {what}: {result.outcome} "
-            f"({how}{result.nodes:,} {'node' if result.nodes == 1 else 'nodes'}, "
+            f"({how}{counted(result.nodes, 'node')}, "
             f"{result.seconds:.3f} s)"
         )
+        if result.moves:
+            print(result.solution)
+    return 0
+
+
+def _cmd_shortest(args: argparse.Namespace) -> int:
+    from .solve.shortest import DEFAULT_MAX_NODES, shortest  # numba loads only when needed
+
+    position = _position(args)
+    result = shortest(
+        position, max_nodes=DEFAULT_MAX_NODES if args.max_nodes is None else args.max_nodes
+    )
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print(result.summary())
         if result.moves:
             print(result.solution)
     return 0
@@ -514,6 +536,30 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=_cmd_solve)
+
+    p = sub.add_parser(
+        "shortest",
+        help="the fewest moves that win a game (par)",
+        description="Find the fewest moves that win a game or a board, foundation moves "
+        "included, proven by A* search (or a winning line and a lower bound when the budget "
+        "runs out first).",
+    )
+    p.add_argument("number", type=_game_number, nargs="?", metavar="N", help="PySolFC game number")
+    p.add_argument("--board", metavar="FILE", help="board text file (- for stdin) instead of N")
+    p.add_argument(
+        "--variant",
+        default="bakers_dozen",
+        metavar="V",
+        help=f"rules preset: {', '.join(variant_names())} (default bakers_dozen)",
+    )
+    p.add_argument(
+        "--max-nodes",
+        type=_positive,
+        metavar="K",
+        help="positions the search may generate (default 10,000,000: under a minute, 1 GiB)",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=_cmd_shortest)
 
     p = sub.add_parser(
         "survey",

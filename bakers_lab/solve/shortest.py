@@ -1,0 +1,405 @@
+"""Shortest wins: the fewest moves that win a deal, proven by A*.
+
+>>> import bakers_lab as bl
+>>> r = bl.shortest(5)
+>>> r.outcome, r.par, r.lower_bound, r.verified
+('optimal', 63, 63, True)
+>>> len(bl.solve(5).moves)              # the solver's line is a win, not a short one
+67
+
+Every move counts, foundation moves included, as PySolFC counts them: a win
+of a full deal has at least 52 moves, one per card sent home, and every move
+between columns adds one.  A player's game and ``par`` are counted alike.
+
+How it works
+------------
+:func:`shortest` first asks :func:`~bakers_lab.solve.fast.solve` for a win (its
+length is an upper bound) or a proof that there is none.  Then A* (compiled,
+:mod:`._shortest`) searches the positions in order of *f = g + h*: ``g``, the
+moves played to reach a position, ``h`` a lower bound on the moves still
+needed (:func:`._shortest.lower_bound`).  A position reached again by a shorter
+line is searched again, so the bound need not be consistent.  When every
+position left has *f* at least the length of the best win known, no shorter
+win exists: the result is ``optimal``.  A new position is stored with the
+quick part of the bound (cards not home, stuck cards); the dead-end test and
+the full bound run when it comes up for search (most stored positions never
+do), and if the bound rose it goes back into the queue.  When the budget (positions generated)
+runs out first, the smallest *f* left is a proven lower bound: every win
+passes through some position left, and its *f* is at most that win's length.
+
+The lower bound, and why it is admissible
+-----------------------------------------
+*h* = the cards not home, plus the *stuck* cards, plus a packing of the
+*deadlock graph*'s cycles and of *landing sets* (same-suit foundations and
+single-card moves; with sequence moves, stuck runs instead; with
+alternate-colour foundations, the cards not home alone).
+
+1. **Cards not home.**  A move sends at most one card home, and each card not
+   home must get there.
+2. **Stuck cards** (the ``detours`` of the teaching heuristics): a card lying
+   above a lower card of its own suit.  That lower card must go home first
+   (a same-suit foundation is built from the Ace up), and it cannot move
+   while the stuck card covers it, so the stuck card must first leave by a
+   tableau move.  A move moves one card, so each stuck card gets a tableau
+   move of its own, besides its foundation move.  With sequence moves a run
+   can carry several stuck cards, so each *stuck run* counts once: a maximal
+   built run holding a stuck card.  Two such runs of one column are split
+   where a card does not build on the one beneath, and that pair stays
+   together until the upper one moves, which takes the upper run's first
+   stuck card with it; so the first tableau moves of the two runs' stuck
+   cards are different moves.
+3. **Deadlock cycles** (after Paul & Helmert, SoCS 2016).  Call a card *direct*
+   if it makes no tableau move: its first move takes it home, from where it
+   lies now.  Draw an arrow from card ``t`` to card ``u`` when ``u`` is of the
+   same suit as, and higher than, some card ``d`` lying beneath ``t`` (stuck
+   cards are the arrows from a card to itself).  If ``t`` is direct it goes
+   home before ``d`` can leave, so before ``d`` goes home, so before ``u``
+   goes home (the suit is built in order).  Along a cycle
+   ``t1 -> t2 -> ... -> t1`` of direct cards each card would go home before
+   the next: impossible.  So every cycle holds a card that makes a tableau
+   move.  Cycles with no card in common need different cards, so the number
+   of disjoint cycles found (shortest first, greedily, among the cards that
+   are not stuck; any packing is a lower bound) is a lower bound on the
+   further cards that must make a tableau move, each one a move of its own.
+   The argument uses first-home times only, so it holds with foundation
+   returns (a returned card must go home again, by a move of its own) and
+   whatever empty columns take.
+
+4. **Landing sets** (same rules as 3, foundations that keep their cards,
+   empty columns that take no ordinary card).  A stuck card ``t`` must make a
+   tableau move, onto a parent ``p`` (one rank higher, of a suit the tableau
+   build allows), and ``p`` must then be uncovered.  Let ``d`` be any card
+   beneath ``t``: ``t`` leaves before ``d`` can, so a direct card ``x`` lying
+   above ``p`` that is higher than a card of its suit beneath ``t`` would go
+   home before ``t`` leaves (to uncover ``p``) and after that card goes home:
+   impossible, so such an ``x`` makes a tableau move, or ``p`` moves away
+   first (a tableau move of ``p``; a parent beneath ``t`` is never uncovered
+   in time, one above ``t`` must move away first, one at home stays there),
+   or ``t`` lands elsewhere.  And if ``p`` lies above a lower card of ``t``'s
+   suit, ``t`` is stuck again there: it makes a second tableau move, or ``p``
+   moved first.  So when no parent is free of all these, some card of the
+   *landing set* (each parent, the cards ``x`` above it, and ``t``'s second
+   move) makes a tableau move.  Sets holding a stuck card are dropped (its
+   move is counted already); the rest are packed with the cycles of 3: sets
+   and cycles with no card in common (a second move of ``t`` is in one set
+   only) need different moves.
+
+The counts are of different moves (foundation moves; tableau moves of stuck
+cards; further tableau moves, one a packed set or cycle), so their sum is
+admissible.
+``tests/test_shortest.py`` checks it on the classroom decks: the bound at
+every position of a shortest win is at most the moves left.
+
+What the search leaves out, and why a shortest win survives
+-----------------------------------------------------------
+The search runs on the positions of :mod:`.fast`, with four of its rules:
+
+- **Safe foundation moves are made at once** (rule 1 of :mod:`.fast`), and
+  counted as moves.  Its argument turns any win from the position with the
+  card in place into one with the card home that is no longer: the moves of
+  that card are dropped, the automatic move is added, nothing else changes.
+- **A column's last card is not moved onto another column when empty
+  columns stay empty** (rule 2).  Leaving it in place and skipping that move
+  gives a win one move shorter: every later move is legal as before (its
+  cards can be put on it in its own column just the same).
+- **Columns are interchangeable** (rule 3): positions that differ only in
+  the order of the columns have the same shortest wins.
+- **Cards just moved are not moved again at once** (rule 7): such a move
+  reaches a position the parent reaches in one move (or the parent itself),
+  with the same automatic moves after it, so a line through it is longer
+  than one that skips the first move.  When a position is searched with the
+  shortest line known to it, its parent's line is shorter by one move, so no
+  shortest line to any position needs such a move.
+- **Dead positions are cut** (the dead-end test of rules 4 and 6): they have
+  no win at all.
+
+``tests/test_shortest.py`` checks the whole: on every classroom deck,
+``shortest`` finds exactly the length of the teaching breadth-first search,
+which plays every move and nothing automatically.
+
+Memory
+------
+A stored position costs about 140 bytes (its cards, its line, its place in
+the table and in the queue); the arrays grow as positions are stored, so a
+search takes what it stores, not what its budget would allow.  Positions
+whose *f* reaches the best win known are never stored.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+
+from ..deals import Deal, DealError, game_number
+from ..game import GameState
+from ..moves import Move
+from ..positions import start_of
+from ..present import counted
+from ..rules import Rules
+from ..validate import as_bool, as_int, describe, is_bool
+from . import _core, _shortest
+from .fast import (
+    MAX_NODES,
+    PROOFS,
+    Proof,
+    SolverError,
+    _board,
+    _env,
+    _max_moves,
+    _to_moves,
+    _verify,
+    solve,
+)
+
+__all__ = [
+    "DEFAULT_MAX_NODES",
+    "SHORTEST_OUTCOMES",
+    "ShortestOutcome",
+    "ShortestResult",
+    "lower_bound",
+    "shortest",
+]
+
+#: Default budget of :func:`shortest`: positions the A* search generates.
+DEFAULT_MAX_NODES = 10_000_000
+
+ShortestOutcome = Literal["optimal", "solved", "unsolvable", "unresolved"]
+#: The outcomes: ``optimal`` (a win proven shortest), ``solved`` (a win, and a
+#: lower bound below its length: the budget ran out first), ``unsolvable``
+#: (no win exists) and ``unresolved`` (neither a win nor a proof).
+SHORTEST_OUTCOMES: tuple[ShortestOutcome, ...] = ("optimal", "solved", "unsolvable", "unresolved")
+
+
+@dataclass(frozen=True)
+class ShortestResult:
+    """What :func:`shortest` found.
+
+    ``moves`` is the shortest win found (automatic foundation moves included;
+    ``verified``: the rule engine replayed it to a win); ``lower_bound`` is
+    proven: no win has fewer moves.  ``par`` is the length of a win proven
+    shortest (``optimal``), else None.  ``nodes`` counts the positions
+    generated, by the solver's first search and by A*.
+
+    >>> r = ShortestResult("unresolved", lower_bound=64, deal=3)
+    >>> r.par, r.lower_bound, r.verdict()
+    (None, 64, 'no win found yet; any win takes at least 64 moves')
+    """
+
+    outcome: ShortestOutcome
+    moves: tuple[Move, ...] = ()
+    lower_bound: int = 0
+    nodes: int = 0
+    seconds: float = 0.0
+    verified: bool = False
+    variant: str = "bakers_dozen"
+    deal: int | None = None
+    #: The position that was searched (for pictures and replays; not compared).
+    start: GameState | None = field(default=None, compare=False, repr=False)
+    #: How an ``unsolvable`` verdict was proven (see :data:`.fast.PROOFS`).
+    proof: Proof | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.outcome, str) or self.outcome not in SHORTEST_OUTCOMES:
+            raise ValueError(
+                f"outcome must be one of {', '.join(SHORTEST_OUTCOMES)}, "
+                f"not {describe(self.outcome)}"
+            )
+        if not isinstance(self.moves, tuple | list) or not all(
+            isinstance(m, Move) for m in self.moves
+        ):
+            raise ValueError(f"moves must be a tuple of Moves, not {describe(self.moves)}")
+        object.__setattr__(self, "moves", tuple(self.moves))
+        for name in ("nodes", "lower_bound"):
+            object.__setattr__(self, name, as_int(getattr(self, name), name, low=0,
+                                                  error=ValueError))  # fmt: skip
+        if is_bool(self.seconds) or not isinstance(self.seconds, int | float):
+            raise ValueError(f"seconds must be a number, not {describe(self.seconds)}")
+        object.__setattr__(self, "verified", as_bool(self.verified, "verified", error=ValueError))
+        if not isinstance(self.variant, str):
+            raise ValueError(f"variant must be a str, not {describe(self.variant)}")
+        if self.deal is not None:
+            try:
+                object.__setattr__(self, "deal", game_number(self.deal))
+            except DealError as exc:
+                raise ValueError(f"deal: {exc}") from None
+        if self.start is not None and not isinstance(self.start, GameState):
+            raise ValueError(f"start must be a GameState or None, not {describe(self.start)}")
+        won = self.outcome in ("optimal", "solved")
+        if won != bool(self.moves) and not (won and self.start is not None
+                                             and self.start.is_won):  # fmt: skip
+            raise ValueError(f"{self.outcome} results {'need' if won else 'have no'} moves")
+        if self.outcome == "optimal" and self.lower_bound != len(self.moves):
+            raise ValueError(
+                f"an optimal result's lower_bound is its length, {len(self.moves)}, "
+                f"not {self.lower_bound}"
+            )
+        if self.outcome == "solved" and self.lower_bound >= len(self.moves):
+            raise ValueError(
+                f"a solved result's lower_bound is below its length, {len(self.moves)}: "
+                f"{self.lower_bound} would make it optimal"
+            )
+        if self.proof is not None:
+            if not isinstance(self.proof, str) or self.proof not in PROOFS:
+                raise ValueError(
+                    f"proof must be one of {', '.join(PROOFS)} or None, not {describe(self.proof)}"
+                )
+            if self.outcome != "unsolvable":
+                raise ValueError(
+                    f"proof is only for an unsolvable outcome, not {self.outcome}: pass proof=None"
+                )
+
+    def __repr__(self) -> str:
+        where = f"deal={self.deal!r}, " if self.deal is not None else ""
+        how = f", proof={self.proof!r}" if self.proof is not None else ""
+        return (
+            f"ShortestResult(outcome={self.outcome!r}, moves={len(self.moves)}, "
+            f"lower_bound={self.lower_bound}, nodes={self.nodes}, {where}"
+            f"variant={self.variant!r}{how})"
+        )
+
+    @property
+    def par(self) -> int | None:
+        """The fewest moves that win, when proven (``optimal``); else None."""
+        return len(self.moves) if self.outcome == "optimal" else None
+
+    @property
+    def solution(self) -> str:
+        """The moves as text, separated by spaces."""
+        return " ".join(str(m) for m in self.moves)
+
+    def verdict(self) -> str:
+        """The finding in words, for players: ``"the shortest win takes 63 moves"``."""
+        n = len(self.moves)
+        if self.outcome == "optimal":
+            return f"the shortest win takes {n} moves"
+        if self.outcome == "solved":
+            return f"a win in {n} moves is known; none takes fewer than {self.lower_bound}"
+        if self.outcome == "unsolvable":
+            return "no sequence of moves wins"
+        return f"no win found yet; any win takes at least {self.lower_bound} moves"
+
+    def summary(self) -> str:
+        """One sentence: what was found, with how much work."""
+        what = f"game {self.deal}" if self.deal is not None else "the position"
+        return (
+            f"{self.variant} {what}: {self.verdict()}; "
+            f"{counted(self.nodes, 'node')}, {self.seconds:.3f} s"
+        )
+
+    def _repr_html_(self) -> str:
+        import html
+
+        text = f"<p><b>{html.escape(self.summary())}</b></p>"
+        return text + (self.start.to_html(highlight=()) if self.start is not None else "")
+
+    def to_json(self) -> dict[str, object]:
+        """The JSON object of ``bakers-lab shortest --json``."""
+        return {
+            "deal": self.deal,
+            "variant": self.variant,
+            "outcome": self.outcome,
+            "par": self.par,
+            "lower_bound": self.lower_bound,
+            "moves": [str(m) for m in self.moves],
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+            "verified": self.verified,
+            "proof": self.proof,
+        }
+
+
+def shortest(
+    position: Deal | GameState | int,
+    *,
+    variant: str | Rules | None = None,
+    max_nodes: int = DEFAULT_MAX_NODES,
+) -> ShortestResult:
+    """The fewest moves that win a deal, a position in progress, or a PySolFC
+    game number, with a winning line that long (see the module docstring).
+
+    ``max_nodes`` (1 to :data:`.fast.MAX_NODES`) bounds the positions A*
+    generates; the solver's first search has its own default budget.  The
+    result is deterministic for the same position, rules and budget.  At the
+    default budget a search stores at most a few million positions, under
+    1 GiB.
+
+    >>> r = shortest(64)
+    >>> r.outcome, r.proof
+    ('unsolvable', 'deadlock')
+    >>> r = shortest(1, max_nodes=1000)    # too small a budget: a line and a bound
+    >>> r.outcome, len(r.moves), r.lower_bound
+    ('solved', 73, 66)
+    """
+    t0 = time.perf_counter()
+    start, number = start_of(position, variant, who="shortest")
+    max_nodes = as_int(max_nodes, "max_nodes", low=1, high=MAX_NODES)
+    r = start.rules
+    first = solve(start)
+    nodes = first.nodes
+
+    def result(outcome: ShortestOutcome, moves: tuple[Move, ...] = (), bound: int = 0,
+               proof: Proof | None = None) -> ShortestResult:  # fmt: skip
+        return ShortestResult(
+            outcome, moves, bound, nodes, time.perf_counter() - t0, bool(moves) or start.is_won,
+            r.name, number, start, proof,
+        )  # fmt: skip
+
+    if first.outcome == "unsolvable":
+        return result("unsolvable", proof=first.proof)
+    best = first.moves
+    upper = len(best) if first.outcome == "solved" else _shortest.NO_LINE
+    env = _env(r)
+    board = _board(start, env)
+    trail = np.empty((4 * r.deck_size + 16, _core.TRAIL_W), dtype=np.int64)
+    try:
+        status, used, length, bound, path, _stored = _shortest.astar(
+            board, env, max_nodes, upper, _max_moves(r), trail
+        )
+    except MemoryError:
+        raise MemoryError(
+            f"the positions of a search of {max_nodes:,} nodes do not fit in memory: "
+            "pass a smaller max_nodes"
+        ) from None
+    nodes += int(used)
+    if len(path) > 0:
+        best = _replay(start, env, path)
+        if len(best) != length:
+            raise SolverError(f"shortest: a line of {length} moves replayed as {len(best)}")
+    if status == _shortest.UNSOLVABLE:
+        return result("unsolvable", proof="exhausted")
+    if status == _shortest.OPTIMAL:
+        return result("optimal", best, len(best))
+    if not best:
+        return result("unresolved", bound=int(bound))
+    return result("solved", best, min(int(bound), len(best) - 1))
+
+
+def _replay(start: GameState, env: _core.Env, path: np.ndarray) -> tuple[Move, ...]:
+    """The moves of an A* line (with its automatic moves), replayed by the rule engine."""
+    r = start.rules
+    b = _board(start, env)
+    trail = np.empty((2 * len(path) + r.deck_size + 8, _core.TRAIL_W), dtype=np.int64)
+    tp = _shortest.replay(b, env, path, trail)
+    moves, won = _verify(start, _to_moves(trail, int(tp)), who="shortest")
+    if not won:
+        raise SolverError("shortest: the line found does not win when replayed")
+    return moves
+
+
+def lower_bound(state: GameState) -> int:
+    """The moves ``state`` still needs to be won, at least: the bound A* searches
+    with (see the module docstring), on the position as it is (no automatic
+    foundation moves first).
+
+    >>> from bakers_lab import GameState, deal
+    >>> g = GameState.from_deal(deal(5))
+    >>> lower_bound(g), shortest(g).par     # 52 cards to send home, 9 detours at least
+    (61, 63)
+    """
+    if not isinstance(state, GameState):
+        raise TypeError(f"lower_bound takes a GameState, not {describe(state)}")
+    env = _env(state.rules)
+    return int(_shortest.lower_bound(_board(state, env), env, np.zeros(168, dtype=np.uint64)))

@@ -1,0 +1,174 @@
+"""bl.shortest: the fewest moves that win, proven by A*.
+
+The teaching breadth-first search (every move, nothing automatic, no pruning
+but duplicate positions) is the reference: on the classroom decks and on small
+decks of every preset, shortest's length equals its length, deal by deal, and
+the lower bound never exceeds the moves left anywhere along a shortest win.
+"""
+
+import json
+
+import pytest
+from test_solver_agreement import small_rules
+
+import bakers_lab as bl
+from bakers_lab.cli import main
+from bakers_lab.solve.search import CLASSROOM, breadth_first, classroom_deal
+from bakers_lab.solve.shortest import ShortestResult, lower_bound, shortest
+
+# (deck, seeds): the breadth-first reference takes about 0.01 s a deal on the
+# micro and tiny decks, 0.5 s on small and 1 s on medium, 0.7 s on the presets'
+# A-3 decks; ``benchmarks/shortest.py --agreement`` runs a few hundred of each
+CLASSROOM_SEEDS = {"micro": 120, "tiny": 120, "small": 8, "medium": 3}
+
+
+def reference(d: bl.Deal) -> int | None:
+    """The teaching breadth-first search's length, None when no win exists."""
+    r = breadth_first(d, max_nodes=3_000_000)
+    assert r.status in ("solved", "no solution"), r
+    return len(r.solution or []) if r.status == "solved" else None
+
+
+def check_against_reference(d: bl.Deal) -> tuple[int | None, list[bl.Move]]:
+    expected = reference(d)
+    r = shortest(d)
+    if expected is None:
+        assert r.outcome == "unsolvable" and r.moves == () and r.par is None, (d, r)
+        return None, []
+    assert r.outcome == "optimal", (d, r)
+    assert r.par == len(r.moves) == r.lower_bound == expected, (d, r, expected)
+    assert r.verified
+    g = bl.GameState.from_deal(d)
+    assert g.play_all(list(r.moves)).is_won
+    return expected, list(r.moves)
+
+
+def bound_never_exceeds_moves_left(d: bl.Deal, moves: list[bl.Move]) -> None:
+    g = bl.GameState.from_deal(d)
+    for i, m in enumerate(moves):
+        assert lower_bound(g) <= len(moves) - i, (d, i)
+        g.play(m)
+    assert lower_bound(g) == 0
+
+
+@pytest.mark.parametrize("deck", list(CLASSROOM))
+def test_classroom_decks_equal_breadth_first(deck):
+    assert set(CLASSROOM_SEEDS) == set(CLASSROOM)
+    won = lost = 0
+    for seed in range(CLASSROOM_SEEDS[deck]):
+        d = classroom_deal(seed, deck=deck)
+        length, moves = check_against_reference(d)
+        if length is None:
+            lost += 1
+        else:
+            won += 1
+            bound_never_exceeds_moves_left(d, moves)
+    assert won >= CLASSROOM_SEEDS[deck] // 3, (won, lost)
+    assert lost > 0 or deck in ("small", "medium"), (won, lost)
+
+
+@pytest.mark.parametrize("name", bl.variant_names())
+def test_small_decks_of_every_preset_equal_breadth_first(name):
+    """Every rule the search prunes by or bounds with: sequence moves, empty
+    columns, foundation returns, alternate-colour foundations."""
+    won = 0
+    for ranks, seeds in ((3, 8),):
+        r = small_rules(name, ranks, 4)
+        for seed in range(seeds):
+            d = bl.seeded_deal(seed, variant=r)
+            length, moves = check_against_reference(d)
+            if length is not None:
+                won += 1
+                bound_never_exceeds_moves_left(d, moves)
+    assert won >= 2
+
+
+def test_full_deals_no_longer_than_the_solver_and_bounds_below_every_line():
+    for n in (1, 5, 9):
+        s = bl.solve(n)
+        r = shortest(n)
+        assert r.outcome == "optimal" and r.deal == n
+        assert len(r.moves) <= len(s.moves)
+        assert r.par is not None
+        assert lower_bound(bl.GameState.from_deal(bl.deal(n))) <= r.par
+    assert shortest(5).par == 63 and len(bl.solve(5).moves) == 67
+    # a budget too small to prove: the solver's line, and a bound below it and below par
+    r = shortest(1, max_nodes=1000)
+    assert r.outcome == "solved" and r.par is None
+    assert r.lower_bound < len(r.moves) and r.lower_bound <= 67 == shortest(1).par
+    assert r.verified and r.summary().startswith(
+        f"bakers_dozen game 1: a win in {len(r.moves)} moves is known; none takes fewer than "
+    )
+
+
+def test_other_presets_on_full_deals():
+    for variant in ("good_measure", "house_sequences", "spanish_patience", "bakers_dozen_return"):
+        s = bl.solve(3, variant=variant)
+        r = shortest(3, variant=variant, max_nodes=20_000)
+        assert r.variant == variant
+        if s.outcome == "solved":
+            assert r.outcome in ("optimal", "solved") and r.verified
+            assert r.lower_bound <= len(r.moves) <= len(s.moves)
+        else:
+            assert r.outcome == s.outcome
+
+
+def test_unsolvable_and_won_positions():
+    r = shortest(64)
+    assert (r.outcome, r.proof, r.moves, r.par) == ("unsolvable", "deadlock", (), None)
+    assert r.summary() == "bakers_dozen game 64: no sequence of moves wins; 1 node, " + (
+        f"{r.seconds:.3f} s"
+    )
+    g = bl.GameState.from_deal(bl.deal(5)).play_all(list(shortest(5).moves))
+    won = shortest(g)
+    assert (won.outcome, won.par, won.lower_bound) == ("optimal", 0, 0)
+
+
+def test_in_progress_counts_the_moves_left():
+    r = shortest(5)
+    g = bl.GameState.from_deal(bl.deal(5)).play_all(list(r.moves[:10]))
+    assert shortest(g).par == 63 - 10
+
+
+def test_bad_arguments():
+    for bad in (0, -1, True, 1.5, "10", 10**13):
+        with pytest.raises((ValueError, TypeError), match="max_nodes must be an integer"):
+            shortest(5, max_nodes=bad)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="shortest takes a Deal, a GameState or a game number"):
+        shortest("7")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="lower_bound takes a GameState, not 5"):
+        lower_bound(5)  # type: ignore[arg-type]
+
+
+def test_result_record():
+    moves = shortest(3, max_nodes=10).moves
+    r = ShortestResult("solved", moves, lower_bound=64, deal=3)
+    assert repr(r) == (
+        f"ShortestResult(outcome='solved', moves={len(moves)}, lower_bound=64, nodes=0, "
+        "deal=3, variant='bakers_dozen')"
+    )
+    with pytest.raises(ValueError, match="outcome must be one of optimal, solved, unsolvable"):
+        ShortestResult("won")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="an optimal result's lower_bound is its length"):
+        ShortestResult("optimal", moves=r.moves, lower_bound=3)
+    with pytest.raises(ValueError, match="a solved result's lower_bound is below its length"):
+        ShortestResult("solved", moves=r.moves, lower_bound=len(r.moves))
+    with pytest.raises(ValueError, match="unsolvable results have no moves"):
+        ShortestResult("unsolvable", moves=r.moves)
+    with pytest.raises(ValueError, match="proof is only for an unsolvable outcome"):
+        ShortestResult("unresolved", proof="deadlock")
+    assert r.to_json()["par"] is None and r.to_json()["lower_bound"] == 64
+
+
+def test_cli(capsys):
+    assert main(["shortest", "5"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("bakers_dozen game 5: the shortest win takes 63 moves; ")
+    assert len(out[1].split()) == 63
+    assert main(["shortest", "64", "--json"]) == 0
+    j = json.loads(capsys.readouterr().out)
+    assert (j["outcome"], j["par"], j["proof"]) == ("unsolvable", None, "deadlock")
+    with pytest.raises(SystemExit) as stop:
+        main(["shortest", "5", "--max-nodes", "0"])
+    assert stop.value.code == 2
+    assert "argument --max-nodes: must be an integer at least 1, not 0" in capsys.readouterr().err
