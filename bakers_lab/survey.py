@@ -44,9 +44,12 @@ Table: one row per (deal, variant, player) with ``deal`` (Python ints; on disk
 the solver won = solvable, lost = proven unsolvable), ``moves``, ``nodes``
 (int64), ``seconds`` (float64), ``solution`` (str: the solver's solution, or a
 player's whole game, won or lost), ``ended`` (how the game ended: :data:`ENDINGS`),
-``proof`` where the survey has the solver (how a lost deal was proven lost:
-:data:`~bakers_lab.solve.fast.PROOFS`; missing in every other row) and the
-deal's ``f_*`` features.
+``proof`` where the survey has the solver or ``shortest`` (how a lost deal was
+proven lost: :data:`~bakers_lab.solve.fast.PROOFS`; missing in every other
+row), ``par`` and ``par_bound`` where it has ``shortest`` (the fewest moves
+that win, when proven, and the proven lower bound on them; ``moves`` is the
+shortest win found: :func:`bakers_lab.shortest`, at its default budget;
+missing in other rows) and the deal's ``f_*`` features.
 """
 
 from __future__ import annotations
@@ -100,7 +103,7 @@ __all__ = [
 
 #: The players a survey can run by name; ``lookahead-K`` and tip ablations like
 #: ``careful-no_traps`` are parsed too (:class:`bakers_lab.solve.players.Player`).
-PLAYERS = ("solver", "random", "greedy", "careful", "lookahead-2", "lookahead-3")
+PLAYERS = ("solver", "shortest", "random", "greedy", "careful", "lookahead-2", "lookahead-3")
 #: Most deals one survey takes (a million take about two hours on two cores).
 MAX_DEALS = 10_000_000
 #: Most deals in one chunk file.
@@ -114,6 +117,12 @@ _MANIFEST = MANIFEST
 #: The lock file a writing survey holds (:func:`_one_writer`).
 _LOCK = ".survey.lock"
 _SOLVER_OUTCOME = {"solved": "won", "unsolvable": "lost", "unresolved": "unresolved"}
+#: A ``shortest`` row's outcome and ending (whether the win is proven shortest
+#: is in ``par``: set only then).
+_SHORTEST_OUTCOME = {"optimal": "won", "solved": "won", "unsolvable": "lost",
+                     "unresolved": "unresolved"}  # fmt: skip
+_SHORTEST_ENDED = {"optimal": "solved", "solved": "solved", "unsolvable": "unsolvable",
+                   "unresolved": "unresolved"}  # fmt: skip
 
 
 def _game(value: object) -> int:
@@ -252,7 +261,7 @@ class _Config:
                       self.deals_digest)  # fmt: skip
 
     def to_json(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "format": TABLE_FORMAT,
             "variant": self.variant.name,
             "rules": repr(self.variant),
@@ -262,6 +271,11 @@ class _Config:
             "deals_sha256": self.deals_digest,
             "deals": self.n_deals,
         }
+        if "shortest" in self.players:  # (its own budget: the default of bl.shortest)
+            from .solve.shortest import DEFAULT_MAX_NODES as SHORTEST_NODES
+
+            out["shortest_max_nodes"] = SHORTEST_NODES
+        return out
 
 
 def _chunk_table(
@@ -272,11 +286,13 @@ def _chunk_table(
     from .solve import solve
     from .solve.fast import PROOFS
     from .solve.players import play
+    from .solve.shortest import shortest
 
     deals = [_deal(n, variant=r) for n in numbers]
     feats = deal_features(deals)
     rows: list[tuple[str, str, int, int, float, str, str]] = []
     proofs: list[str | None] = []
+    pars: list[tuple[int | None, int | None]] = []  # (par, lower bound) of shortest rows
     for d in deals:
         for player in players:
             if player == "solver":
@@ -287,12 +303,24 @@ def _chunk_table(
                      res.outcome)
                 )  # fmt: skip
                 proofs.append(res.proof)
+                pars.append((None, None))
+            elif player == "shortest":
+                best = shortest(d)
+                outcome = _SHORTEST_OUTCOME[best.outcome]
+                rows.append(
+                    (player, outcome, len(best.moves), best.nodes, best.seconds, best.solution,
+                     _SHORTEST_ENDED[best.outcome])
+                )  # fmt: skip
+                proofs.append(best.proof)
+                bound = best.lower_bound if best.outcome != "unsolvable" else None
+                pars.append((best.par, bound))
             else:
                 g = play(d, player)
                 rows.append(
                     (player, g.outcome, len(g.moves), g.nodes, g.seconds, g.solution, g.ended)
                 )
                 proofs.append(None)
+                pars.append((None, None))
     table = pd.DataFrame(
         rows, columns=["player", "outcome", "moves", "nodes", "seconds", "solution", "ended"]
     )
@@ -304,8 +332,11 @@ def _chunk_table(
     table["player"] = pd.Categorical(table["player"], categories=list(players))
     table["outcome"] = pd.Categorical(table["outcome"], categories=list(OUTCOMES))
     table["ended"] = pd.Categorical(table["ended"], categories=list(ENDINGS))
-    if "solver" in players:
+    if "solver" in players or "shortest" in players:
         table["proof"] = pd.Categorical(proofs, categories=list(PROOFS))
+    if "shortest" in players:
+        table["par"] = pd.array([p for p, _ in pars], dtype="Int64")
+        table["par_bound"] = pd.array([b for _, b in pars], dtype="Int64")
     feats = feats.loc[feats.index.repeat(len(players))].reset_index(drop=True)
     return pd.concat([table, feats], axis=1)
 
@@ -452,14 +483,14 @@ def _players(players: object) -> tuple[str, ...]:
     else:
         raise SurveyError(f"players are names like 'solver', not {describe(players)}")
     if not plist:
-        raise SurveyError(f"no players given; known: solver, {player_names()}")
+        raise SurveyError(f"no players given; known: solver, shortest, {player_names()}")
     for p in plist:
-        if p == "solver":
+        if p in ("solver", "shortest"):
             continue
         try:
             canonical = Player.parse(p).name
         except PlayerError as exc:
-            raise SurveyError(str(exc).replace("known: ", "known: solver, ")) from None
+            raise SurveyError(str(exc).replace("known: ", "known: solver, shortest, ")) from None
         if canonical != p:  # pragma: no cover - parse refuses non-canonical names
             raise SurveyError(f"say {canonical!r}, not {p!r}")
     for p in plist:

@@ -169,7 +169,8 @@ def run_cli(*args):
 def test_cli_player_errors_are_one_line(tmp_path):
     out = str(tmp_path / "s")
     cases = [
-        (("--players", "solver,expert"), "unknown player 'expert'; known: solver, random, greedy, "
+        (("--players", "solver,expert"), "unknown player 'expert'; known: solver, shortest, "
+         "random, greedy, "
          "careful, lookahead-K (K from 2 to 6), search-N (N from 1 to 1,000,000 positions a "
          "move), undo-N (N from 0 to 1,000,000 moves taken back a game), and any but random and "
          "greedy with tips switched off, like careful-no_traps (tips: low_cards, space, traps)"),

@@ -138,7 +138,7 @@ def test_bad_deal_specs(spec, message):
 
 
 def test_unknown_player(tmp_path):
-    with pytest.raises(SurveyError, match="unknown player 'grandmaster'; known: solver, random"):
+    with pytest.raises(SurveyError, match="unknown player 'grandmaster'; known: solver, shortest"):
         bl.survey("1-3", players="grandmaster", out=tmp_path / "s", progress=False)
 
 

@@ -67,10 +67,10 @@ def test_failed_runs_leave_nothing_behind(tmp_path):
     out = tmp_path / "d"
     bad_calls = [
         ({"players": "solver,solver"}, "player 'solver' is given 2 times; give each once"),
-        ({"players": ["solver", "expert"]}, "unknown player 'expert'; known: solver, random, gr"),
-        ({"players": ""}, "unknown player ''; known: solver, random, greedy, careful, lookahe"),
+        ({"players": ["solver", "expert"]}, "unknown player 'expert'; known: solver, shortest, r"),
+        ({"players": ""}, "unknown player ''; known: solver, shortest, random, greedy, care"),
         ({"players": "lookahead-0"}, "look-ahead depth must be an integer from 2 to 6 (careful"),
-        ({"players": "lookahead-x"}, "unknown player 'lookahead-x'; known: solver, random"),
+        ({"players": "lookahead-x"}, "unknown player 'lookahead-x'; known: solver, shortest, r"),
         ({"players": "careful-no_luck"}, "unknown tip 'luck' in 'careful-no_luck'; tips: low_c"),
         ({"max_nodes": 0}, "max_nodes must be an integer from 1 to 1000000000000, not 0"),
         ({"max_nodes": 1.9}, "max_nodes must be an integer, not 1.9 (float)"),
