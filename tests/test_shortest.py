@@ -8,6 +8,7 @@ the lower bound never exceeds the moves left anywhere along a shortest win.
 
 import json
 
+import pandas as pd
 import pytest
 from test_solver_agreement import small_rules
 
@@ -172,3 +173,17 @@ def test_cli(capsys):
         main(["shortest", "5", "--max-nodes", "0"])
     assert stop.value.code == 2
     assert "argument --max-nodes: must be an integer at least 1, not 0" in capsys.readouterr().err
+
+
+def test_survey_column_par(tmp_path):
+    t = bl.survey("5,64", players="solver,shortest", out=tmp_path / "s", progress=False)
+    rows = {(int(r.deal), r.player): r for r in t.itertuples()}
+    best = rows[(5, "shortest")]
+    assert (best.outcome, best.moves, best.par, best.par_bound) == ("won", 63, 63, 63)
+    assert rows[(5, "solver")].moves == 67 and pd.isna(rows[(5, "solver")].par)
+    lost = rows[(64, "shortest")]
+    assert (lost.outcome, lost.proof) == ("lost", "deadlock")
+    assert pd.isna(lost.par) and pd.isna(lost.par_bound)
+    assert str(t["par"].dtype) == "Int64"
+    g = bl.GameState.from_deal(bl.deal(5)).play_all(best.solution)
+    assert g.is_won
