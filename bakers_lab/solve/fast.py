@@ -269,7 +269,7 @@ import functools
 import time
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, cast
+from typing import Any, Literal, cast
 
 import numpy as np
 
@@ -345,6 +345,43 @@ class SolverError(RuntimeError):
 _OUTCOMES = ("solved", "unsolvable", "unresolved")
 
 
+def check_result(record: object, outcomes: Sequence[str], counts: Sequence[str]) -> None:
+    """Check and normalise the fields a solver's result record shares (frozen:
+    set through ``object.__setattr__``): ``outcome`` one of ``outcomes``,
+    ``moves`` (a tuple of Moves), the non-negative integers named in
+    ``counts``, ``seconds``, ``verified``, ``variant``, ``deal``, ``start``
+    and ``proof`` (only for an unsolvable outcome).  Raises ValueError."""
+    r: Any = record
+    if not isinstance(r.outcome, str) or r.outcome not in outcomes:
+        raise ValueError(f"outcome must be one of {', '.join(outcomes)}, not {describe(r.outcome)}")
+    if not isinstance(r.moves, tuple | list) or not all(isinstance(m, Move) for m in r.moves):
+        raise ValueError(f"moves must be a tuple of Moves, not {describe(r.moves)}")
+    object.__setattr__(r, "moves", tuple(r.moves))
+    for name in counts:
+        object.__setattr__(r, name, as_int(getattr(r, name), name, low=0, error=ValueError))
+    if is_bool(r.seconds) or not isinstance(r.seconds, int | float):
+        raise ValueError(f"seconds must be a number, not {describe(r.seconds)}")
+    object.__setattr__(r, "verified", as_bool(r.verified, "verified", error=ValueError))
+    if not isinstance(r.variant, str):
+        raise ValueError(f"variant must be a str, not {describe(r.variant)}")
+    if r.deal is not None:
+        try:
+            object.__setattr__(r, "deal", game_number(r.deal))
+        except DealError as exc:
+            raise ValueError(f"deal: {exc}") from None
+    if r.start is not None and not isinstance(r.start, GameState):
+        raise ValueError(f"start must be a GameState or None, not {describe(r.start)}")
+    if r.proof is not None:
+        if not isinstance(r.proof, str) or r.proof not in PROOFS:
+            raise ValueError(
+                f"proof must be one of {', '.join(PROOFS)} or None, not {describe(r.proof)}"
+            )
+        if r.outcome != "unsolvable":
+            raise ValueError(
+                f"proof is only for an unsolvable outcome, not {r.outcome}: pass proof=None"
+            )
+
+
 @dataclass(frozen=True)
 class SolveResult:
     """What :func:`solve` found.
@@ -374,39 +411,7 @@ class SolveResult:
     proof: Proof | None = None
 
     def __post_init__(self) -> None:
-        if not isinstance(self.outcome, str) or self.outcome not in _OUTCOMES:
-            raise ValueError(
-                f"outcome must be one of {', '.join(_OUTCOMES)}, not {describe(self.outcome)}"
-            )
-        if not isinstance(self.moves, tuple | list) or not all(
-            isinstance(m, Move) for m in self.moves
-        ):
-            raise ValueError(f"moves must be a tuple of Moves, not {describe(self.moves)}")
-        object.__setattr__(self, "moves", tuple(self.moves))
-        for name in ("nodes", "restarts"):
-            object.__setattr__(self, name, as_int(getattr(self, name), name, low=0,
-                                                  error=ValueError))  # fmt: skip
-        if is_bool(self.seconds) or not isinstance(self.seconds, int | float):
-            raise ValueError(f"seconds must be a number, not {describe(self.seconds)}")
-        object.__setattr__(self, "verified", as_bool(self.verified, "verified", error=ValueError))
-        if not isinstance(self.variant, str):
-            raise ValueError(f"variant must be a str, not {describe(self.variant)}")
-        if self.deal is not None:
-            try:
-                object.__setattr__(self, "deal", game_number(self.deal))
-            except DealError as exc:
-                raise ValueError(f"deal: {exc}") from None
-        if self.start is not None and not isinstance(self.start, GameState):
-            raise ValueError(f"start must be a GameState or None, not {describe(self.start)}")
-        if self.proof is not None:
-            if not isinstance(self.proof, str) or self.proof not in PROOFS:
-                raise ValueError(
-                    f"proof must be one of {', '.join(PROOFS)} or None, not {describe(self.proof)}"
-                )
-            if self.outcome != "unsolvable":
-                raise ValueError(
-                    f"proof is only for an unsolvable outcome, not {self.outcome}: pass proof=None"
-                )
+        check_result(self, _OUTCOMES, ("nodes", "restarts"))
 
     def __repr__(self) -> str:
         where = f"deal={self.deal!r}, " if self.deal is not None else ""

@@ -133,17 +133,16 @@ from typing import Literal
 
 import numpy as np
 
-from ..deals import Deal, DealError, game_number
+from ..deals import Deal
 from ..game import GameState
 from ..moves import Move
 from ..positions import start_of
 from ..present import counted
 from ..rules import Rules
-from ..validate import as_bool, as_int, describe, is_bool
+from ..validate import as_int, describe
 from . import _core, _shortest
 from .fast import (
     MAX_NODES,
-    PROOFS,
     Proof,
     SolverError,
     _board,
@@ -151,6 +150,7 @@ from .fast import (
     _max_moves,
     _to_moves,
     _verify,
+    check_result,
     solve,
 )
 
@@ -202,31 +202,7 @@ class ShortestResult:
     proof: Proof | None = None
 
     def __post_init__(self) -> None:
-        if not isinstance(self.outcome, str) or self.outcome not in SHORTEST_OUTCOMES:
-            raise ValueError(
-                f"outcome must be one of {', '.join(SHORTEST_OUTCOMES)}, "
-                f"not {describe(self.outcome)}"
-            )
-        if not isinstance(self.moves, tuple | list) or not all(
-            isinstance(m, Move) for m in self.moves
-        ):
-            raise ValueError(f"moves must be a tuple of Moves, not {describe(self.moves)}")
-        object.__setattr__(self, "moves", tuple(self.moves))
-        for name in ("nodes", "lower_bound"):
-            object.__setattr__(self, name, as_int(getattr(self, name), name, low=0,
-                                                  error=ValueError))  # fmt: skip
-        if is_bool(self.seconds) or not isinstance(self.seconds, int | float):
-            raise ValueError(f"seconds must be a number, not {describe(self.seconds)}")
-        object.__setattr__(self, "verified", as_bool(self.verified, "verified", error=ValueError))
-        if not isinstance(self.variant, str):
-            raise ValueError(f"variant must be a str, not {describe(self.variant)}")
-        if self.deal is not None:
-            try:
-                object.__setattr__(self, "deal", game_number(self.deal))
-            except DealError as exc:
-                raise ValueError(f"deal: {exc}") from None
-        if self.start is not None and not isinstance(self.start, GameState):
-            raise ValueError(f"start must be a GameState or None, not {describe(self.start)}")
+        check_result(self, SHORTEST_OUTCOMES, ("nodes", "lower_bound"))
         won = self.outcome in ("optimal", "solved")
         if won != bool(self.moves) and not (won and self.start is not None
                                              and self.start.is_won):  # fmt: skip
@@ -241,15 +217,6 @@ class ShortestResult:
                 f"a solved result's lower_bound is below its length, {len(self.moves)}: "
                 f"{self.lower_bound} would make it optimal"
             )
-        if self.proof is not None:
-            if not isinstance(self.proof, str) or self.proof not in PROOFS:
-                raise ValueError(
-                    f"proof must be one of {', '.join(PROOFS)} or None, not {describe(self.proof)}"
-                )
-            if self.outcome != "unsolvable":
-                raise ValueError(
-                    f"proof is only for an unsolvable outcome, not {self.outcome}: pass proof=None"
-                )
 
     def __repr__(self) -> str:
         where = f"deal={self.deal!r}, " if self.deal is not None else ""
