@@ -74,6 +74,18 @@ def _cmd_deal(args: argparse.Namespace) -> int:
     return 0
 
 
+def _position_args(p: argparse.ArgumentParser) -> None:
+    """N or --board FILE, and --variant (read by :func:`_position`)."""
+    p.add_argument("number", type=_game_number, nargs="?", metavar="N", help="PySolFC game number")
+    p.add_argument("--board", metavar="FILE", help="board text file (- for stdin) instead of N")
+    p.add_argument(
+        "--variant",
+        default="bakers_dozen",
+        metavar="V",
+        help=f"rules preset: {', '.join(variant_names())} (default bakers_dozen)",
+    )
+
+
 def _position(args: argparse.Namespace) -> Deal:
     """The deal of ``N`` or of ``--board FILE`` (exactly one of them)."""
     if (args.number is None) == (args.board is None):
@@ -500,14 +512,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="solve a game or a board",
         description="Prove a deal solvable (printing a verified solution) or unsolvable.",
     )
-    p.add_argument("number", type=_game_number, nargs="?", metavar="N", help="PySolFC game number")
-    p.add_argument("--board", metavar="FILE", help="board text file (- for stdin) instead of N")
-    p.add_argument(
-        "--variant",
-        default="bakers_dozen",
-        metavar="V",
-        help=f"rules preset: {', '.join(variant_names())} (default bakers_dozen)",
-    )
+    _position_args(p)
     p.add_argument(
         "--max-nodes",
         type=_positive,
@@ -544,14 +549,7 @@ def build_parser() -> argparse.ArgumentParser:
         "included, proven by A* search (or a winning line and a lower bound when the budget "
         "runs out first).",
     )
-    p.add_argument("number", type=_game_number, nargs="?", metavar="N", help="PySolFC game number")
-    p.add_argument("--board", metavar="FILE", help="board text file (- for stdin) instead of N")
-    p.add_argument(
-        "--variant",
-        default="bakers_dozen",
-        metavar="V",
-        help=f"rules preset: {', '.join(variant_names())} (default bakers_dozen)",
-    )
+    _position_args(p)
     p.add_argument(
         "--max-nodes",
         type=_positive,
