@@ -377,6 +377,8 @@ def _cmd_explain(args: argparse.Namespace) -> int:
                     "lost_by": e.lost_by,
                     "solves": e.solves,
                     "nodes": e.nodes,
+                    "par": None if e.par is None else e.par.par,
+                    "par_bound": None if e.par is None else e.par.lower_bound,
                 }
             )
         )

@@ -42,7 +42,8 @@ from .present import counted
 from .rules import Rules
 from .solve.fast import DEFAULT_MAX_NODES, MAX_NODES, SolverError, SolveResult, solve
 from .solve.players import GameRecord
-from .validate import as_int, describe
+from .solve.shortest import PAR_NODES, ShortestResult, shortest
+from .validate import as_bool, as_int, describe
 
 __all__ = [
     "MAX_OPEN_PROBES",
@@ -98,6 +99,9 @@ class Explanation:
     max_nodes: int = field(default=DEFAULT_MAX_NODES, compare=False, repr=False)
     #: The position the game started from (for pictures; not compared).
     start: GameState | None = field(default=None, compare=False, repr=False)
+    #: The shortest win from the start (:func:`~bakers_lab.shortest`), when it
+    #: could be won and par was asked for; not compared.
+    par: ShortestResult | None = field(default=None, compare=False, repr=False)
 
     def __repr__(self) -> str:
         where = f", deal={self.deal!r}" if self.deal is not None else ""
@@ -111,18 +115,20 @@ class Explanation:
         """The answer in words: ``move 37 of 80, 7C>8H, lost the game; 5S>6D
         instead still wins (a winning line of 52 moves)``."""
         n = len(self.moves)
+        said = self.par.par_words() if self.par is not None else None
+        par = f"; from the start, {said}" if said is not None else ""
         if self.status == "lost_at":
             assert self.index is not None and self.move is not None
             return (
                 f"move {self.index + 1} of {n}, {self.move}, lost the game; "
                 f"{self.winning_line[0]} instead still wins "
-                f"(a winning line of {counted(len(self.winning_line), 'move')})"
+                f"(a winning line of {counted(len(self.winning_line), 'move')}){par}"
             )
         if self.status == "still_winnable":
             nxt = f"{self.winning_line[0]} next" if self.winning_line else "nothing"
             return (
                 f"the game can still be won after {counted(n, 'move')} played: "
-                f"{nxt} (a winning line of {counted(len(self.winning_line), 'move')})"
+                f"{nxt} (a winning line of {counted(len(self.winning_line), 'move')}){par}"
             )
         what = f"game {self.deal}" if self.deal is not None else "the start position"
         if self.status == "never_winnable":
@@ -252,6 +258,7 @@ def explain(
     *,
     variant: str | Rules | None = None,
     max_nodes: int = DEFAULT_MAX_NODES,
+    with_par: bool = True,
 ) -> Explanation:
     """Find the move after which a game could no longer be won.
 
@@ -261,6 +268,10 @@ def explain(
     :class:`GameRecord`, :class:`SolveResult` or survey row (a pandas Series
     with ``deal``, ``variant`` and ``solution``), which carry their moves.
     ``max_nodes`` is the solver's budget for each position it decides.
+    With ``with_par`` (the default), a game that could be won also gets
+    ``par``, the shortest win from its start (:func:`~bakers_lab.shortest`
+    within :data:`~bakers_lab.solve.shortest.PAR_NODES` positions, or
+    ``max_nodes`` if fewer), and its summary says it.
 
     Every move is checked first: an illegal one raises :class:`ExplainError`
     naming it and why, and so does a move list that wins the game.  Then the
@@ -279,6 +290,7 @@ def explain(
     t0 = time.perf_counter()
     start, seq, number = _game_of(game, moves, variant)
     max_nodes = as_int(max_nodes, "max_nodes", low=1, high=MAX_NODES)
+    with_par = as_bool(with_par, "with_par")
     played = _replay(start, seq)
     n = len(played)
     verdicts: dict[int, SolveResult] = {}
@@ -326,6 +338,9 @@ def explain(
         found = {"index": lo, "move": played[lo], "winning_line": line}
     else:
         status = "not_settled"
+    par = None
+    if with_par and status in ("lost_at", "still_winnable"):
+        par = shortest(start, max_nodes=min(PAR_NODES, max_nodes))
     return Explanation(
         status=status,
         index=found.get("index"),
@@ -341,6 +356,7 @@ def explain(
         seconds=time.perf_counter() - t0,
         max_nodes=max_nodes,
         start=start,
+        par=par,
     )
 
 

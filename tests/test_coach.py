@@ -60,10 +60,21 @@ def test_the_answer_in_words():
     game = bl.play(4, "careful")
     e = bl.explain(game)
     assert (e.status, e.index, str(e.move)) == ("lost_at", 13, "3D>4H")
+    assert e.par is not None and e.par.par == 65 == len(e.par.moves)  # game 4's par
+    assert bl.GameState.from_deal(bl.deal(4)).play_all(list(e.par.moves)).is_won
     assert e.summary() == (
         f"move 14 of {len(game.moves)}, 3D>4H, lost the game; {e.winning_line[0]} instead "
-        f"still wins (a winning line of {len(e.winning_line)} moves)"
+        f"still wins (a winning line of {len(e.winning_line)} moves); from the start, par is "
+        f"65 moves"
     )
+    quick = bl.explain(game, with_par=False)
+    assert (
+        quick == e
+        and quick.par is None
+        and quick.summary().endswith(f"(a winning line of {len(e.winning_line)} moves)")
+    )
+    with pytest.raises(ValueError, match="with_par must be True or False"):
+        bl.explain(game, with_par=1)  # type: ignore[arg-type]
     assert repr(e) == (
         "Explanation(status='lost_at', index=13, move=Move.parse('3D>4H'), deal=4, "
         "variant='bakers_dozen')"

@@ -56,6 +56,16 @@ def test_a_won_game_says_so_beside_the_solvers_length():
         f"You won: all cards home in {len(line)} moves; the solver's winning line has "
         f"{len(line)} moves."
     )
+    par = bl.shortest(1, max_nodes=1_000_000)
+    r = ReviewModel(bl.deal(1), list(line), solver_moves=len(line), par=par)
+    assert r.message == (
+        f"You won: all cards home in {len(line)} moves; par is 67 moves; the solver's "
+        f"winning line has {len(line)} moves."
+    )
+    with pytest.raises(TypeError, match=re.escape(
+        "par must be a ShortestResult (bl.shortest) or None, not 67 (int)"
+    )):  # fmt: skip
+        ReviewModel(bl.deal(1), list(line), par=67)  # type: ignore[arg-type]
 
 
 def test_a_game_not_lost_yet_gets_the_line_from_where_it_stands():

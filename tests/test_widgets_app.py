@@ -15,6 +15,7 @@ import bakers_lab as bl
 pytest.importorskip("ipywidgets")  # an optional dependency (the notebooks extra)
 
 from bakers_lab.cli import main
+from bakers_lab.solve.shortest import PAR_NODES, ShortestResult
 from bakers_lab.widgets import (
     PLAYERS,
     Board,
@@ -46,8 +47,15 @@ def explore(text, **options):
 def test_deal_1_is_winnable_with_its_line_a_players_loss_and_a_board():
     n = len(bl.solve(1).moves)
     w = explore("1")
-    want = f"Winnable: a winning line of {n} moves, replayed by the rule engine"
+    par = bl.shortest(1, max_nodes=PAR_NODES)
+    assert par.par == 67 < n  # game 1's par, proven within the app's budget
+    want = (
+        f"Winnable: a winning line of {n} moves, replayed by the rule engine; "
+        f"par (the fewest moves that win) is 67 moves"
+    )
     assert w.message == shown(w) == want
+    assert w.model.par(1, "bakers_dozen").moves == par.moves
+    assert w.your_game.par is w.model.par(1, "bakers_dozen")  # a win on the board gets par
     assert "Solved in " in w.verdict.value  # with the work done
     rating = bl.difficulty(1)  # and how hard the deal is
     seconds = w.model.solve(1, "bakers_dozen").seconds
@@ -80,6 +88,28 @@ def test_deal_1_is_winnable_with_its_line_a_players_loss_and_a_board():
     assert isinstance(w.board, Board)
     assert w.board.model.game.key() == bl.GameState.from_deal(bl.deal(1)).key()
     assert not w.show.disabled
+
+
+def test_par_is_said_proven_or_bounded_and_a_players_win_is_told_its_par():
+    model = ExplorerModel()
+    won = bl.solve(5)
+    line = (bl.Move.parse("AD>F"),) * 70
+    bounded = ShortestResult("solved", line, 64, deal=5)
+    assert model.verdict(won, bounded) == (
+        f"Winnable: a winning line of {len(won.moves)} moves, replayed by the rule engine; "
+        "par (the fewest moves that win) is not proven yet, at least 64 moves (a win in 70 "
+        "is known)"
+    )
+    game = bl.play(9, "careful")  # careful wins game 9, in twice par
+    assert game.won and len(game.moves) == 130
+    par = model.par(9, "bakers_dozen")
+    assert par.par == 66
+    assert ExplorerModel.player_summary(game, won, par) == (
+        "The careful player won in 130 moves; par is 66 moves."
+    )
+    assert ExplorerModel.player_summary(game, won) == (
+        f"The careful player won in {len(game.moves)} moves."
+    )
 
 
 def test_deal_64_cannot_be_won_and_shows_the_deal():
@@ -189,7 +219,9 @@ def test_the_player_dropdown_replays_another_players_game():
     w.player.value = "lookahead-2"
     game = bl.play(1, "lookahead-2")
     assert game.won
-    assert w.player_text.value == f"The lookahead-2 player won in {len(game.moves)} moves."
+    assert w.player_text.value == (
+        f"The lookahead-2 player won in {len(game.moves)} moves; par is 67 moves."
+    )
     assert w.player_replay is not None and w.player_replay.slider.max == len(game.moves)
     w.player_replay.last.click()
     assert w.player_replay.line.value.endswith(f"all cards home: won in {len(game.moves)} moves")

@@ -156,6 +156,7 @@ from .fast import (
 
 __all__ = [
     "DEFAULT_MAX_NODES",
+    "PAR_NODES",
     "SHORTEST_OUTCOMES",
     "ShortestOutcome",
     "ShortestResult",
@@ -165,6 +166,9 @@ __all__ = [
 
 #: Default budget of :func:`shortest`: positions the A* search generates.
 DEFAULT_MAX_NODES = 10_000_000
+#: The budget where par is shown to a player (the app, :func:`~bakers_lab.coach.explain`):
+#: a tenth of the default, so a tenth of its time and memory at most.
+PAR_NODES = 1_000_000
 
 ShortestOutcome = Literal["optimal", "solved", "unsolvable", "unresolved"]
 #: The outcomes: ``optimal`` (a win proven shortest), ``solved`` (a win, and a
@@ -247,6 +251,24 @@ class ShortestResult:
         if self.outcome == "unsolvable":
             return "no sequence of moves wins"
         return f"no win found yet; any win takes at least {self.lower_bound} moves"
+
+    def par_words(self, name: str = "par") -> str | None:
+        """Par for a player (called ``name``), or None when there is no win:
+        ``"par is 63 moves"``, or, before it is proven, ``"par is not proven
+        yet, at least 64 moves (a win in 67 is known)"``.
+
+        >>> ShortestResult("solved", (Move.parse("AD>F"),) * 67, 64).par_words()
+        'par is not proven yet, at least 64 moves (a win in 67 is known)'
+        """
+        n = len(self.moves)
+        if self.outcome == "optimal":
+            return f"{name} is {counted(n, 'move')}"
+        if self.outcome == "solved":
+            return (
+                f"{name} is not proven yet, at least {counted(self.lower_bound, 'move')} "
+                f"(a win in {n} is known)"
+            )
+        return None
 
     def summary(self) -> str:
         """One sentence: what was found, with how much work."""

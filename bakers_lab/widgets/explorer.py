@@ -18,6 +18,7 @@ from ..rules import rules, title, variant_names
 from ..shuffles import MAX_GAME_NUMBER
 from ..solve.fast import DEFAULT_MAX_NODES, MAX_NODES, SolveResult, solve
 from ..solve.players import GameRecord, play
+from ..solve.shortest import PAR_NODES, ShortestResult, shortest
 from ..validate import as_int, describe
 from ._common import _close_all, _continue_button, _count, _Ticker, on_screen
 from .board import Board
@@ -90,6 +91,7 @@ class ExplorerModel:
         self.budget = as_int(budget, "budget", low=1, high=MAX_NODES)
         self._results: dict[tuple[int, str], SolveResult] = {}
         self._games: dict[tuple[int, str, str], GameRecord] = {}
+        self._pars: dict[tuple[int, str], ShortestResult] = {}
 
     @staticmethod
     def parse(text: object) -> int:
@@ -110,6 +112,15 @@ class ExplorerModel:
             lambda: solve(number, variant=variant, max_nodes=self.budget),
         )
 
+    def par(self, number: int, variant: str) -> ShortestResult:
+        """The shortest win of game ``number`` of ``variant`` (kept), searched
+        within :data:`~bakers_lab.solve.shortest.PAR_NODES` positions."""
+        return _kept(
+            self._pars,
+            (number, variant),
+            lambda: shortest(number, variant=variant, max_nodes=min(PAR_NODES, self.budget)),
+        )
+
     def play(self, number: int, variant: str, player: str) -> GameRecord:
         """``player``'s game of game ``number`` of ``variant`` (kept)."""
         return _kept(
@@ -126,11 +137,14 @@ class ExplorerModel:
         tag = tag_of(won, result.outcome, result.nodes)
         return Difficulty(tag, number, variant, won, result.outcome, result.nodes, "computed")
 
-    def verdict(self, result: SolveResult) -> str:
-        """The solver's result in plain words."""
+    def verdict(self, result: SolveResult, par: ShortestResult | None = None) -> str:
+        """The solver's result in plain words (with ``par``, the shortest win's length)."""
         if result.outcome == "solved":
             n = len(result.moves)
-            return f"Winnable: a winning line of {_count(n)}, replayed by the rule engine"
+            said = par.par_words("par (the fewest moves that win)") if par is not None else None
+            return f"Winnable: a winning line of {_count(n)}, replayed by the rule engine" + (
+                f"; {said}" if said is not None else ""
+            )
         if result.outcome == "unsolvable":
             return "Cannot be won: the solver proved that no sequence of moves wins"
         text = (
@@ -154,15 +168,19 @@ class ExplorerModel:
         )
 
     @staticmethod
-    def player_summary(game: GameRecord, result: SolveResult | None = None) -> str:
+    def player_summary(
+        game: GameRecord, result: SolveResult | None = None, par: ShortestResult | None = None
+    ) -> str:
         """A player's game in plain words (and, when it lost a deal the solver
-        wins, a pointer to the winning line)."""
+        wins, a pointer to the winning line; when it won, par)."""
         n = len(game.moves)
         back = ""
         if game.takebacks:
             back = f", having taken back {_count(game.takebacks)} on the way"
         if game.won:
-            return f"The {game.player} player won in {_count(n)}{back}."
+            said = par.par_words() if par is not None else None
+            tail = f"; {said}" if said is not None else ""
+            return f"The {game.player} player won in {_count(n)}{back}{tail}."
         how, where = _PLAYER_ENDS[game.ended]
         text = (
             f"The {game.player} player {how.format(n=_count(n))}{back}. "
@@ -417,8 +435,16 @@ class GameExplorer(widgets.VBox):
                 f"positions (a few seconds at most)…",
             ):
                 result = self.model.solve(number, variant)
+            par = None
+            if result.solved:
+                with _Ticker(
+                    self.verdict,
+                    f"Game {number} can be won. Looking for its shortest win (par) among up "
+                    f"to {min(PAR_NODES, self.model.budget):,} positions…",
+                ):
+                    par = self.model.par(number, variant)
             self._say(
-                self.model.verdict(result),
+                self.model.verdict(result, par),
                 tone=_TONE[result.outcome],
                 detail=f"Solved in {result.seconds:.1f} s. "
                 f"{escape(self.model.difficulty(number, variant).summary())}.",
@@ -442,6 +468,7 @@ class GameExplorer(widgets.VBox):
                 self.board,
                 budget=self.model.budget,
                 solver_moves=len(result.moves) if result.solved else None,
+                par=par,
                 layout=self._layout(variant),
             )
             self._place(self._board_page, self.board, self.your_game)
@@ -464,4 +491,5 @@ class GameExplorer(widgets.VBox):
             game = self.model.play(number, variant, self.player.value)
         self.player_replay = Replay(game, layout=self._layout(variant))
         self._place(self._player_box, self.player_replay, self._continue_button(self.player_replay))
-        self.player_text.value = escape(on_screen(ExplorerModel.player_summary(game, result)))
+        par = self.model.par(number, variant) if result.solved else None  # kept: free
+        self.player_text.value = escape(on_screen(ExplorerModel.player_summary(game, result, par)))

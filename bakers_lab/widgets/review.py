@@ -30,7 +30,8 @@ from ..game import GameState
 from ..moves import Move
 from ..positions import move_list, start_of
 from ..solve.fast import DEFAULT_MAX_NODES, MAX_NODES
-from ..validate import as_int
+from ..solve.shortest import ShortestResult
+from ..validate import as_int, describe
 from ._common import _button, _close_all, _continue_button, _count, _Ticker, on_screen
 from .board import Board
 from .replay import Replay, ReplayModel
@@ -49,7 +50,8 @@ class ReviewModel:
     :attr:`yours` (the replay, the losing move marked) and :attr:`line` (the
     winning line from the position before it, or from the last position of a
     game not lost yet).  ``solver_moves`` is the length of the solver's own
-    winning line, for a game you won.
+    winning line and ``par`` the shortest win (:func:`~bakers_lab.shortest`),
+    for a game you won.
     """
 
     def __init__(
@@ -59,10 +61,16 @@ class ReviewModel:
         *,
         budget: int = DEFAULT_MAX_NODES,
         solver_moves: int | None = None,
+        par: ShortestResult | None = None,
     ) -> None:
         self.start = start_of(start, who="the review")[0]
         self.budget = as_int(budget, "budget", low=1, high=MAX_NODES)
         self.solver_moves = solver_moves
+        if par is not None and not isinstance(par, ShortestResult):
+            raise TypeError(
+                f"par must be a ShortestResult (bl.shortest) or None, not {describe(par)}"
+            )
+        self.par = par
         self.explanation: Explanation | None = None
         self.yours: ReplayModel | None = None
         self.line: ReplayModel | None = None
@@ -83,7 +91,8 @@ class ReviewModel:
                 "You have not played a move yet: play some on the board, or paste a game below."
             )
         elif self.yours.final.is_won:
-            theirs = (
+            said = par.par_words() if par is not None else None
+            theirs = (f"; {said}" if said is not None else "") + (
                 f"; the solver's winning line has {_count(self.solver_moves)}"
                 if self.solver_moves is not None
                 else ""
@@ -151,7 +160,7 @@ class YourGame(widgets.VBox):
 
     ``budget`` is the solver's node budget per position (the explorer's, so its
     answers agree with the verdict); ``solver_moves`` the length of the solver's
-    winning line, for a game won.
+    winning line and ``par`` the shortest win, for a game won.
     """
 
     def __init__(
@@ -160,11 +169,13 @@ class YourGame(widgets.VBox):
         *,
         budget: int = DEFAULT_MAX_NODES,
         solver_moves: int | None = None,
+        par: ShortestResult | None = None,
         layout: str = "row",
     ) -> None:
         self.board_widget = board
         self.budget = as_int(budget, "budget", low=1, high=MAX_NODES)
         self.solver_moves = solver_moves
+        self.par = par
         self._layout = layout
         self.review: ReviewModel | None = None
         self.yours: Replay | None = None
@@ -199,7 +210,9 @@ class YourGame(widgets.VBox):
     def _review(self, moves: str | Sequence[Move | str], *, pasted: bool = False) -> None:
         """Check and explain ``moves``; with ``pasted``, a legal list goes on the board."""
         start = self.board_widget.model.start
-        review = ReviewModel(start, moves, budget=self.budget, solver_moves=self.solver_moves)
+        review = ReviewModel(
+            start, moves, budget=self.budget, solver_moves=self.solver_moves, par=self.par
+        )
         self.review = review
         self._place()
         if not review.ok:
