@@ -48,11 +48,18 @@ from matplotlib.axes import Axes
 from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
-from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator, PercentFormatter
+from matplotlib.ticker import (
+    FixedLocator,
+    FuncFormatter,
+    MaxNLocator,
+    NullLocator,
+    PercentFormatter,
+)
 from matplotlib.transforms import offset_copy
 
 from .cards import rank_char
 from .features import describe_features
+from .par import excess, pars
 from .predict import LossPredictors
 from .rules import rules, title, variant_names
 from .skill import FAMILIES, _family_rows, family_setting, skill_curve
@@ -83,6 +90,7 @@ __all__ = [
     "importance_chart",
     "lookahead_chart",
     "odds_ratio_chart",
+    "par_chart",
     "planning_chart",
     "player_colour",
     "player_colours",
@@ -1403,5 +1411,87 @@ def search_tree_chart(
         ncol=min(len(handles), 3),
         fontsize="small",
         frameon=False,
+    )
+    return fig
+
+
+# -- par -------------------------------------------------------------------------------------
+
+
+def par_chart(table: pd.DataFrame, *, variant: str | None = None) -> Figure:
+    """Par and the winners' excess over it, side by side: on the left how many
+    deals have each par (the fewest moves that win, proven by A*; the deals it
+    only bounded drawn apart, at their bound), on the right, per player, how
+    many moves above par its winning games are (box: quartiles; whiskers: 5th
+    to 95th percentile; the median written beside it).
+
+    ``table``: a survey with player ``shortest`` (:mod:`bakers_lab.par`),
+    concatenated with the surveys of the players to compare, on the same deals.
+    """
+    rows, vname = _variant_rows(table, variant)
+    par = pars(rows)
+    over = excess(rows)
+    fig = Figure(figsize=(11.0, 4.8), layout="constrained")
+    left, right = fig.subplots(1, 2, width_ratios=(1.0, 1.2))
+    proven = par["par"].dropna().astype(int)
+    bounded = par.loc[par["par"].isna() & par["par_bound"].notna(), "par_bound"].astype(int)
+    lo = int(min(proven.min() if len(proven) else 52, bounded.min() if len(bounded) else 52))
+    hi = int(max(proven.max() if len(proven) else 52, bounded.max() if len(bounded) else 52))
+    edges = np.arange(lo, hi + 2) - 0.5
+    left.hist(
+        [proven.to_numpy(), bounded.to_numpy()],
+        bins=edges,
+        stacked=True,
+        color=[player_colour("solver"), "0.75"],
+        edgecolor="white",
+        linewidth=0.5,
+        label=[
+            f"par proven (n = {len(proven):,})",
+            f"not proven: at least (n = {len(bounded):,})",
+        ],
+    )
+    if len(proven):
+        med = float(np.median(proven))
+        left.axvline(med, ymax=0.78, color="black", ls="--", lw=1, label=f"median par {med:g}")
+    left.xaxis.set_major_locator(MaxNLocator(integer=True))
+    left.set_ylim(top=left.get_ylim()[1] * 1.25)  # room for the legend
+    left.set_xlabel("par: the fewest moves that win (foundation moves included)")
+    left.set_ylabel("deals")
+    left.legend(loc="upper left", fontsize="small", frameon=False)
+    left.grid(alpha=0.3, axis="y")
+    left.set_title(_title(f"Par of each deal, {title(rules(vname))}", f"{len(par):,} deals", 45))
+    players = _ordered(set(over["player"]))
+    data = [over.loc[over["player"] == p, "excess"].to_numpy() for p in players]
+    if players:
+        box = right.boxplot(
+            data, vert=False, whis=(5, 95), showfliers=False, patch_artist=True,
+            medianprops={"color": "black"},
+        )  # fmt: skip
+        for patch, colour in zip(box["boxes"], player_colours(players), strict=True):
+            patch.set_facecolor(colour)
+            patch.set_alpha(0.75)
+        for i, d in enumerate(data, start=1):
+            right.annotate(
+                f"median +{np.median(d):g}", (float(np.percentile(d, 95)), i),
+                xytext=(6, 0), textcoords="offset points", va="center", fontsize="small",
+            )  # fmt: skip
+        right.set_yticks(
+            range(1, len(players) + 1),
+            [f"{p}  ({len(d):,} wins)" for p, d in zip(players, data, strict=True)],
+        )
+        right.set_ylim(len(players) + 0.6, 0.4)
+        right.set_xlim(left=0, right=float(max(np.percentile(d, 95) for d in data)) * 1.3 + 1)
+    else:
+        right.text(0.5, 0.5, "no won games beside a proven par", ha="center",
+                   transform=right.transAxes)  # fmt: skip
+        right.set_yticks([])
+    right.set_xlabel("moves above par in a winning game")
+    right.grid(alpha=0.3, axis="x")
+    right.set_title(
+        _title(
+            "How much longer the winners' games are",
+            "won games on deals with a proven par; box: quartiles, whiskers: 5–95 %",
+            50,
+        )
     )
     return fig

@@ -7,6 +7,7 @@ the lower bound never exceeds the moves left anywhere along a shortest win.
 """
 
 import json
+import re
 
 import pandas as pd
 import pytest
@@ -15,7 +16,13 @@ from test_solver_agreement import small_rules
 import bakers_lab as bl
 from bakers_lab.cli import main
 from bakers_lab.solve.search import CLASSROOM, breadth_first, classroom_deal
-from bakers_lab.solve.shortest import ShortestResult, lower_bound, shortest
+from bakers_lab.solve.shortest import (
+    BOUNDS,
+    ShortestResult,
+    bounds_compared,
+    lower_bound,
+    shortest,
+)
 
 # (deck, seeds): the breadth-first reference takes about 0.01 s a deal on the
 # micro and tiny decks, 0.5 s on small and 1 s on medium, 0.7 s on the presets'
@@ -139,6 +146,30 @@ def test_bad_arguments():
         shortest("7")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="lower_bound takes a GameState, not 5"):
         lower_bound(5)  # type: ignore[arg-type]
+    for wrong in ("A*", None, 2):
+        with pytest.raises(ValueError, match=re.escape(
+            "bound must be one of cards_not_home, detours, deadlocks, not "
+        )):  # fmt: skip
+            shortest(5, bound=wrong)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="python must be True or False, not 1"):
+        bounds_compared(5, python=1)  # type: ignore[arg-type]
+
+
+def test_every_bound_proves_the_same_par_and_the_stronger_ones_with_fewer_nodes():
+    for seed in range(12):
+        d = classroom_deal(seed, deck="small")
+        found = {b: shortest(d, bound=b) for b in BOUNDS}
+        assert len({(r.outcome, len(r.moves)) for r in found.values()}) == 1, seed
+    t = bounds_compared(1, max_nodes=20_000)
+    assert t["bound"].tolist() == ["detours", "cards_not_home", "detours", "deadlocks"]
+    assert t["search"].tolist() == ["A* in Python", *["A* compiled"] * 3]
+    compiled = t.iloc[1:]
+    # game 1: only the deadlocks prove par (67) within the budget; the others bound it
+    assert compiled["outcome"].tolist() == ["solved", "solved", "optimal"]
+    assert compiled["moves"].tolist() == [73, 73, 67]
+    lows = compiled["lower_bound"].tolist()
+    assert lows[0] <= lows[1] < lows[2] == 67
+    assert compiled["nodes"].iloc[2] < compiled["nodes"].iloc[0]
 
 
 def test_result_record():

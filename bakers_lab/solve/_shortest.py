@@ -96,6 +96,27 @@ def lower_bound(b, env, scratch):
     return h
 
 
+#: The bounds :func:`astar` can search with, weakest first: the cards not
+#: home; and the stuck cards; and the deadlocks (:func:`lower_bound`, the default).
+CARDS_NOT_HOME, DETOURS, DEADLOCKS = 0, 1, 2
+
+
+@hot
+def _quick(b, env, level):
+    """The quick bound at ``level`` (see :data:`DEADLOCKS`)."""
+    if level == CARDS_NOT_HOME:
+        return 4 * env.P[P_RANKS] - home_count(b)
+    return quick_bound(b, env)
+
+
+@hot
+def _full(b, env, scratch, level):
+    """The full bound at ``level`` (see :data:`DEADLOCKS`)."""
+    if level == DEADLOCKS:
+        return lower_bound(b, env, scratch)
+    return _quick(b, env, level)
+
+
 @njit(cache=True, inline="always")
 def _higher(mins):
     """The cards of each suit higher than the lowest of that suit in ``mins``
@@ -468,7 +489,7 @@ H_BITS = 16
 
 
 @njit(cache=True)
-def astar(b, env, budget, upper, max_moves, trail):
+def astar(b, env, budget, upper, max_moves, trail, level=DEADLOCKS):
     """A* from the position on board ``b`` (filled by :func:`._core.init_board`),
     its automatic foundation moves played first.
 
@@ -479,7 +500,9 @@ def astar(b, env, budget, upper, max_moves, trail):
     found here, or ``upper`` itself when the moves are empty), UNSOLVABLE (no
     win: only without ``upper``) or BUDGET (the bound is what was proven).
     The moves are those the search chose, first move first; :func:`._core.step`
-    replays each with its automatic foundation moves."""
+    replays each with its automatic foundation moves.  ``level`` picks the
+    bound (:data:`DEADLOCKS`, the strongest, by default: the others are for
+    showing what a better bound saves)."""
     P = env.P
     ncols = P[P_NCOLS]
     deck = 4 * P[P_RANKS]
@@ -511,7 +534,7 @@ def astar(b, env, budget, upper, max_moves, trail):
         return OPTIMAL, nodes, g0, g0, np.zeros(0, np.int64), 0
     if is_lost(b, env, True, True):
         return UNSOLVABLE, nodes, NO_LINE, NO_LINE, np.zeros(0, np.int64), 0
-    h = lower_bound(b, env, scratch)
+    h = _full(b, env, scratch, level)
     bound = g0 + h
     if bound >= best:
         return OPTIMAL, nodes, best, best, np.zeros(0, np.int64), 0
@@ -551,7 +574,7 @@ def astar(b, env, budget, upper, max_moves, trail):
             if is_lost(b, env, True, True):
                 hval[k] = NO_LINE
                 continue
-            h = lower_bound(b, env, scratch)
+            h = _full(b, env, scratch, level)
             if h > hval[k]:
                 hval[k] = h
                 if g + h < best:
@@ -574,7 +597,7 @@ def astar(b, env, budget, upper, max_moves, trail):
                     undo_to(b, env, trail, t2, tp0)
                     continue
             else:
-                h2 = quick_bound(b, env)
+                h2 = _quick(b, env, level)
                 if g2 + h2 >= best:
                     undo_to(b, env, trail, t2, tp0)
                     continue

@@ -129,7 +129,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
@@ -141,6 +141,9 @@ from ..present import counted
 from ..rules import Rules
 from ..validate import as_int, describe
 from . import _core, _shortest
+
+if TYPE_CHECKING:
+    import pandas as pd
 from .fast import (
     MAX_NODES,
     Proof,
@@ -155,11 +158,13 @@ from .fast import (
 )
 
 __all__ = [
+    "BOUNDS",
     "DEFAULT_MAX_NODES",
     "PAR_NODES",
     "SHORTEST_OUTCOMES",
     "ShortestOutcome",
     "ShortestResult",
+    "bounds_compared",
     "lower_bound",
     "shortest",
 ]
@@ -169,6 +174,14 @@ DEFAULT_MAX_NODES = 10_000_000
 #: The budget where par is shown to a player (the app, :func:`~bakers_lab.coach.explain`):
 #: a tenth of the default, so a tenth of its time and memory at most.
 PAR_NODES = 1_000_000
+#: The lower bounds A* can search with, weakest first (see "The lower bound"
+#: below): the cards not home (1); and the stuck cards (2); and the deadlocks
+#: (3, the default).  The weaker ones are for seeing what a better bound saves.
+BOUNDS: dict[str, int] = {
+    "cards_not_home": _shortest.CARDS_NOT_HOME,
+    "detours": _shortest.DETOURS,
+    "deadlocks": _shortest.DEADLOCKS,
+}
 
 ShortestOutcome = Literal["optimal", "solved", "unsolvable", "unresolved"]
 #: The outcomes: ``optimal`` (a win proven shortest), ``solved`` (a win, and a
@@ -305,9 +318,12 @@ def shortest(
     *,
     variant: str | Rules | None = None,
     max_nodes: int = DEFAULT_MAX_NODES,
+    bound: str = "deadlocks",
 ) -> ShortestResult:
     """The fewest moves that win a deal, a position in progress, or a PySolFC
     game number, with a winning line that long (see the module docstring).
+    ``bound`` is one of :data:`BOUNDS`: every one proves the same par, the
+    stronger ones within fewer positions.
 
     ``max_nodes`` (1 to :data:`.fast.MAX_NODES`) bounds the positions A*
     generates; the solver's first search has its own default budget.  The
@@ -325,6 +341,8 @@ def shortest(
     t0 = time.perf_counter()
     start, number = start_of(position, variant, who="shortest")
     max_nodes = as_int(max_nodes, "max_nodes", low=1, high=MAX_NODES)
+    if not isinstance(bound, str) or bound not in BOUNDS:
+        raise ValueError(f"bound must be one of {', '.join(BOUNDS)}, not {describe(bound)}")
     r = start.rules
     first = solve(start)
     nodes = first.nodes
@@ -345,7 +363,7 @@ def shortest(
     trail = np.empty((4 * r.deck_size + 16, _core.TRAIL_W), dtype=np.int64)
     try:
         status, used, length, bound, path, _stored = _shortest.astar(
-            board, env, max_nodes, upper, _max_moves(r), trail
+            board, env, max_nodes, upper, _max_moves(r), trail, BOUNDS[bound]
         )
     except MemoryError:
         raise MemoryError(
@@ -392,3 +410,58 @@ def lower_bound(state: GameState) -> int:
         raise TypeError(f"lower_bound takes a GameState, not {describe(state)}")
     env = _env(state.rules)
     return int(_shortest.lower_bound(_board(state, env), env, np.zeros(168, dtype=np.uint64)))
+
+
+def bounds_compared(
+    position: Deal | GameState | int,
+    *,
+    variant: str | Rules | None = None,
+    max_nodes: int = PAR_NODES,
+    python: bool = True,
+) -> pd.DataFrame:
+    """What a better lower bound saves, on one deal: the teaching A* in Python
+    (:func:`~bakers_lab.solve.search.astar` with ``detours``; with ``python``)
+    beside the compiled A* with each of :data:`BOUNDS`, each within
+    ``max_nodes`` positions.
+
+    One row per search: ``search``, ``bound``, ``outcome`` (the compiled
+    searches': optimal, solved, unsolvable or unresolved; the Python one's:
+    solved, when it proved its line shortest, or its status), ``moves`` (the
+    shortest win found), ``lower_bound`` (proven; the Python search reports
+    none), ``nodes`` (generated; the compiled searches' include the fast
+    solver's first search for an upper bound) and ``seconds``.
+
+    >>> t = bounds_compared(5, max_nodes=20_000, python=False)
+    >>> t[["bound", "outcome", "moves"]].to_dict("list")  # doctest: +NORMALIZE_WHITESPACE
+    {'bound': ['cards_not_home', 'detours', 'deadlocks'],
+     'outcome': ['solved', 'solved', 'optimal'], 'moves': [67, 67, 63]}
+    """
+    import pandas as pd
+
+    from . import search
+
+    start, _ = start_of(position, variant, who="bounds_compared")
+    max_nodes = as_int(max_nodes, "max_nodes", low=1, high=MAX_NODES)
+    if not isinstance(python, bool):
+        raise ValueError(f"python must be True or False, not {describe(python)}")
+    rows: list[dict[str, object]] = []
+    if python:
+        t0 = time.perf_counter()
+        found = search.astar(start, "detours", max_nodes=max_nodes)
+        rows.append({
+            "search": "A* in Python", "bound": "detours",
+            "outcome": found.status,
+            "moves": len(found.solution) if found.solution is not None else None,
+            "lower_bound": None, "nodes": found.nodes_generated,
+            "seconds": time.perf_counter() - t0,
+        })  # fmt: skip
+    shortest(start, max_nodes=1)  # compiles (or loads) the search: not timed
+    for name in BOUNDS:
+        r = shortest(start, max_nodes=max_nodes, bound=name)
+        rows.append({
+            "search": "A* compiled", "bound": name, "outcome": r.outcome,
+            "moves": len(r.moves) if r.moves else None, "lower_bound": r.lower_bound,
+            "nodes": r.nodes, "seconds": r.seconds,
+        })  # fmt: skip
+    out = pd.DataFrame(rows)
+    return out.astype({"moves": "Int64", "lower_bound": "Int64"})

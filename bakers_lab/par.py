@@ -1,0 +1,85 @@
+"""Par and how far above it the winners play: the shortest win of each deal
+(player ``shortest`` of a survey, :func:`~bakers_lab.shortest`) beside every
+other player's winning games of the same deals.
+
+A survey with ``--players shortest`` records ``par`` (the fewest moves that
+win, where A* proved it) and ``par_bound`` (a proven lower bound where it did
+not).  :func:`excess` puts each other player's won game beside the par of its
+deal; :func:`excess_summary` gives, per player, how many moves above par the
+median win is.
+
+>>> import pandas as pd
+>>> rows = pd.DataFrame({
+...     "deal": [1, 1, 2, 2], "variant": "bakers_dozen",
+...     "player": ["shortest", "careful", "shortest", "careful"],
+...     "outcome": ["won", "won", "won", "lost"], "moves": [67, 134, 70, 90],
+...     "par": pd.array([67, None, None, None], dtype="Int64"),
+...     "par_bound": pd.array([67, None, 66, None], dtype="Int64")})
+>>> excess(rows)[["deal", "player", "moves", "par", "excess"]].to_dict("records")
+[{'deal': 1, 'player': 'careful', 'moves': 134, 'par': 67, 'excess': 67}]
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from .stats import _check_table
+
+__all__ = ["excess", "excess_summary", "pars"]
+
+
+def pars(table: pd.DataFrame) -> pd.DataFrame:
+    """The rows of player ``shortest``: one per deal, with ``par`` (proven) and
+    ``par_bound``; a ValueError when there are none."""
+    _check_table(table)
+    missing = [c for c in ("par", "par_bound") if c not in table.columns]
+    if missing:
+        raise ValueError(
+            f"table lacks the column {missing[0]}: a survey with --players shortest has it"
+        )
+    rows = table[table["player"].astype(str) == "shortest"]
+    if rows.empty:
+        raise ValueError(
+            "table has no rows of the player shortest: run a survey with --players "
+            "...,shortest (or pass it beside one)"
+        )
+    return rows
+
+
+def excess(table: pd.DataFrame) -> pd.DataFrame:
+    """Every won game of a player other than ``shortest`` on a deal whose par is
+    proven: ``deal``, ``variant``, ``player``, ``moves``, ``par`` and
+    ``excess`` (moves above par; never negative, as par is the fewest)."""
+    par = pars(table)
+    proven = par[par["par"].notna()][["deal", "variant", "par"]].astype({"variant": str})
+    others = table[
+        (table["player"].astype(str) != "shortest") & (table["outcome"].astype(str) == "won")
+    ][["deal", "variant", "player", "moves"]].astype({"variant": str, "player": str})
+    out = others.merge(proven, on=["deal", "variant"], how="inner")
+    out["par"] = out["par"].astype(int)
+    out["excess"] = out["moves"].astype(int) - out["par"]
+    if (out["excess"] < 0).any():
+        bad = out[out["excess"] < 0].iloc[0]
+        raise ValueError(
+            f"{bad['player']} won deal {bad['deal']} in {bad['moves']} moves, fewer than "
+            f"its par {bad['par']}: the tables do not belong together"
+        )
+    return out.reset_index(drop=True)
+
+
+def excess_summary(table: pd.DataFrame) -> pd.DataFrame:
+    """Per player (rows), over the won games on deals with a proven par: ``wins``,
+    the median ``moves`` and ``par``, the median ``excess`` and ``excess_pct``
+    (moves above par as a share of par), and ``at_par``, the share won in par."""
+    e = excess(table)
+    g = e.assign(pct=100 * e["excess"] / e["par"]).groupby("player")
+    return pd.DataFrame(
+        {
+            "wins": g.size(),
+            "moves": g["moves"].median(),
+            "par": g["par"].median(),
+            "excess": g["excess"].median(),
+            "excess_pct": g["pct"].median(),
+            "at_par": g["excess"].apply(lambda s: float((s == 0).mean())),
+        }
+    ).sort_values("excess")
