@@ -380,6 +380,8 @@ def test_web_app_verdict_fits_the_screen_and_arrow_keys_step(page, app):
 
     show_game(page, explorer, "1")
     expect(verdict).to_contain_text("Winnable: a winning line of 73 moves, replayed by the rule")
+    expect(verdict).to_contain_text("par (the fewest moves that win) is 67 moves")
+    assert within_screen(verdict), verdict
     replay = explorer.locator(".bl-replay").first
     picture, line = replay.locator(".bakers-lab-board"), replay.locator(".bl-replay-line")
     # the board, the step controls and the move list, all on the screen at 1280 x 800
