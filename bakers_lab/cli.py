@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import re
 import signal
 import socket
@@ -731,13 +732,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _quiet_on_closed_pipe(
+    run: Callable[[argparse.Namespace], int], args: argparse.Namespace
+) -> int:
+    """``run(args)``; when the reader of the output went away (``bakers-lab solve 5 |
+    head -1``), stop quietly, as other command-line tools do, with exit code 1."""
+    try:
+        code = run(args)
+        sys.stdout.flush()  # here, not at exit, where a closed pipe would print a traceback
+        return code
+    except BrokenPipeError:
+        try:  # the rest of the output goes nowhere, and Python's exit flush finds no pipe
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass  # (stdout is not a file: nothing is flushed at exit either)
+        return 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; return its exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
     run: Callable[[argparse.Namespace], int] = args.run
     try:
-        return run(args)
+        return _quiet_on_closed_pipe(run, args)
     except (ValueError, TypeError, OSError, MemoryError) as exc:  # one line, never a traceback
         text = " ".join(str(exc).split()) or (
             "out of memory" if isinstance(exc, MemoryError) else type(exc).__name__

@@ -186,3 +186,15 @@ def test_a_killed_survey_stops_like_ctrl_c_and_takes_its_workers_with_it(tmp_pat
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly():
+    # `bakers-lab solve 5 | head -1`: the pipe is closed before the command writes
+    p = subprocess.Popen(
+        [sys.executable, "-m", "bakers_lab.cli", "solve", "5"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    assert p.stdout is not None and p.stderr is not None
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    assert (p.wait(timeout=120), err) == (1, "")
