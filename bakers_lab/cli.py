@@ -742,10 +742,10 @@ def _quiet_on_closed_pipe(
         sys.stdout.flush()  # here, not at exit, where a closed pipe would print a traceback
         return code
     except BrokenPipeError:
-        try:  # the rest of the output goes nowhere, and Python's exit flush finds no pipe
+        # the rest of the output goes nowhere, and Python's exit flush finds no pipe
+        # (when stdout is not a file, nothing is flushed at exit either)
+        with contextlib.suppress(OSError, ValueError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        except (OSError, ValueError):
-            pass  # (stdout is not a file: nothing is flushed at exit either)
         return 1
 
 
