@@ -40,7 +40,9 @@ import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any
 
+import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.artist import Artist
@@ -1415,7 +1417,9 @@ def search_tree_chart(
     return fig
 
 
-# -- par -------------------------------------------------------------------------------------
+# -- par ---------------------------------------------------------------------------------
+
+_MPL = tuple(int(p) for p in re.findall(r"\d+", matplotlib.__version__)[:2])
 
 
 def par_chart(table: pd.DataFrame, *, variant: str | None = None) -> Figure:
@@ -1463,9 +1467,13 @@ def par_chart(table: pd.DataFrame, *, variant: str | None = None) -> Figure:
     players = _ordered(set(over["player"]))
     data = [over.loc[over["player"] == p, "excess"].to_numpy() for p in players]
     if players:
+        # sideways: ``orientation`` from Matplotlib 3.10, ``vert`` before it
+        sideways: dict[str, Any] = (
+            {"orientation": "horizontal"} if _MPL >= (3, 10) else {"vert": False}
+        )
         box = right.boxplot(
-            data, vert=False, whis=(5, 95), showfliers=False, patch_artist=True,
-            medianprops={"color": "black"},
+            data, whis=(5, 95), showfliers=False, patch_artist=True,
+            medianprops={"color": "black"}, **sideways,
         )  # fmt: skip
         for patch, colour in zip(box["boxes"], player_colours(players), strict=True):
             patch.set_facecolor(colour)

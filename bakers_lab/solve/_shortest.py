@@ -488,8 +488,15 @@ def _pop(hk, hv, n):
 H_BITS = 16
 
 
-@njit(cache=True)
-def astar(b, env, budget, upper, max_moves, trail, level=DEADLOCKS):
+#: :func:`astar`'s ``control`` array: STOP is set by the caller to end the
+#: search (as if the budget ran out); NODES and BOUND are reported by the search
+#: every :data:`REPORT` nodes.
+STOP, NODES, BOUND = 0, 1, 2
+REPORT = 1 << 16
+
+
+@njit(cache=True, nogil=True)
+def astar(b, env, budget, upper, max_moves, trail, level, control):
     """A* from the position on board ``b`` (filled by :func:`._core.init_board`),
     its automatic foundation moves played first.
 
@@ -502,7 +509,9 @@ def astar(b, env, budget, upper, max_moves, trail, level=DEADLOCKS):
     The moves are those the search chose, first move first; :func:`._core.step`
     replays each with its automatic foundation moves.  ``level`` picks the
     bound (:data:`DEADLOCKS`, the strongest, by default: the others are for
-    showing what a better bound saves)."""
+    showing what a better bound saves).  ``control`` (3 int64, see
+    :data:`STOP`) lets another thread follow the search and stop it: the
+    search releases the GIL."""
     P = env.P
     ncols = P[P_NCOLS]
     deck = 4 * P[P_RANKS]
@@ -552,6 +561,7 @@ def astar(b, env, budget, upper, max_moves, trail, level=DEADLOCKS):
     nstored = 1
     nheap = _push(hk, hv, 0, ((g0 + h) << H_BITS) | h, 0)
     status = UNSOLVABLE
+    reported = 0
     while nheap > 0:
         key, k, nheap = _pop(hk, hv, nheap)
         f = key >> H_BITS
@@ -564,6 +574,13 @@ def astar(b, env, budget, upper, max_moves, trail, level=DEADLOCKS):
         if nodes >= budget:
             status = BUDGET
             break
+        if nodes >= reported + REPORT:
+            reported = nodes
+            control[NODES] = nodes
+            control[BOUND] = bound
+            if control[STOP] != 0:
+                status = BUDGET
+                break
         decode(b, env, store, k)
         init_board(b, env)
         g = gval[k]
