@@ -34,6 +34,7 @@ BAKERS_DOZEN = {
     "bakers_dozen_1-32000": (32_000, ["solver"]),
     "bakers_dozen_players_1-32000": (32_000, ["greedy", "careful", "lookahead-2"]),
     "bakers_dozen_players_1-10000": (10_000, ["random", "lookahead-3"]),
+    "bakers_dozen_shortest_1-1000": (1_000, ["shortest"]),
     "bakers_dozen_ablation_1-2000": (
         2_000,
         ["careful", "careful-no_low_cards", "careful-no_space", "careful-no_traps"],
@@ -98,7 +99,7 @@ def _replay(rows: list[tuple[int, str, str, str, str, str]]) -> list[str]:
         g.play_all(solution)  # raises IllegalMoveError for a move the rules refuse
         won = g.is_won
         ok = won == (outcome == "won") == (ended in ("home", "solved"))
-        if player == "solver" and outcome != "won":
+        if player in ("solver", "shortest") and outcome != "won":
             ok = ok and solution == ""
         if not ok:
             bad.append(f"{variant} {player} {deal}: recorded {outcome}/{ended}, replay won={won}")
@@ -120,6 +121,29 @@ def test_rows_replay_to_their_outcome():
     assert [b for part in bad for b in part] == []
 
 
+def test_par_is_the_length_of_a_win_or_a_bound_below_it():
+    # the par table: par (proven) is the length of its line; else par_bound is below the
+    # line found; no win of the solver or of any player is shorter than par
+    t = bl.read_survey(DATA / "bakers_dozen_shortest_1-1000")
+    won = t["outcome"] == "won"
+    assert t.loc[~won, "par"].isna().all()
+    assert t.loc[t["outcome"] == "lost", "deal"].tolist() == [64, 477]  # proven unsolvable
+    assert t.loc[t["outcome"] == "lost", "par_bound"].isna().all()
+    assert t.loc[t["outcome"] == "unresolved", "deal"].tolist() == [417]  # open: no line
+    assert (t.loc[t["outcome"] == "unresolved", "par_bound"] >= 52).all()
+    lengths = t["solution"].str.split().str.len()
+    assert (t.loc[won, "moves"] == lengths[won]).all()
+    proven = t["par"].notna()
+    assert (t.loc[proven, "par"] == t.loc[proven, "moves"]).all()
+    assert (t.loc[proven, "par_bound"] == t.loc[proven, "par"]).all()
+    open_ = won & ~proven
+    assert (t.loc[open_, "par_bound"] < t.loc[open_, "moves"]).all()
+    assert (t.loc[won, "par_bound"] >= 52).all()  # a card home per move at best
+    solver = bl.read_survey(DATA / "bakers_dozen_1-32000").set_index("deal")
+    assert (t.loc[won, "moves"].to_numpy() <= solver.loc[t.loc[won, "deal"], "moves"]).all()
+    assert (t.loc[won, "par_bound"].to_numpy() <= solver.loc[t.loc[won, "deal"], "moves"]).all()
+
+
 def test_every_lost_solver_row_says_how_it_was_proven():
     # the proof column: "deadlock" exactly where the dead-end test refutes the start
     # itself (checked again here), "exhausted" for the other lost rows, missing elsewhere
@@ -128,10 +152,10 @@ def test_every_lost_solver_row_says_how_it_was_proven():
     checked = 0
     for name in SURVEYS:
         t = bl.read_survey(DATA / name)
-        if "solver" not in set(t["player"].astype(str)):
+        if not {"solver", "shortest"} & set(t["player"].astype(str)):
             assert "proof" not in t.columns, name
             continue
-        lost = (t["player"] == "solver") & (t["outcome"] == "lost")
+        lost = t["player"].isin(["solver", "shortest"]) & (t["outcome"] == "lost")
         assert t.loc[~lost, "proof"].isna().all(), name
         for deal, variant, proof in zip(t.loc[lost, "deal"], t.loc[lost, "variant"].astype(str),
                                         t.loc[lost, "proof"], strict=True):  # fmt: skip
