@@ -1498,8 +1498,8 @@ def par_chart(table: pd.DataFrame, *, variant: str | None = None) -> Figure:
     right.set_title(
         _title(
             "How much longer the winners' games are",
-            "won games on deals with a proven par; box: quartiles, whiskers: 5–95 %",
-            50,
+            "wins on deals with a proven par; boxes: quartiles, whiskers: 5–95 %",
+            36,
         )
     )
     return fig

@@ -36,6 +36,7 @@ def _cases(t) -> dict[str, Callable[[], Figure]]:
         "decile_chart": lambda: plots.decile_chart(bd, "f_inversions"),
         "effort_chart": lambda: plots.effort_chart(bd, "f_blocked_cards"),
         "variant_chart": lambda: plots.variant_chart(t),
+        "par_chart": lambda: plots.par_chart(bd),
         "skill_curve_chart": lambda: plots.skill_curve_chart(t, variant="bakers_dozen"),
         "skill_curve_chart/return": lambda: plots.skill_curve_chart(
             t, variant="bakers_dozen_return"

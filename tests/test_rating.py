@@ -104,7 +104,7 @@ def test_every_players_win_rate_falls_from_very_easy_to_very_hard(shipped, surve
         else:  # 2,000 deals: a small tag's rate moves by a few points from chance alone
             assert all(p >= RISE_P for *_, p in rises), (player, rises)
         r = (won.wins / won.games).tolist()
-        if player in ("solver", "random"):
+        if player in ("solver", "shortest", "random"):  # perfect play: nothing to fall
             continue
         if rows.won.mean() < 0.8:  # a real difference from end to end
             assert r[0] - r[-1] >= 0.25, (player, r)
