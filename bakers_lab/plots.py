@@ -1497,7 +1497,7 @@ def par_chart(table: pd.DataFrame, *, variant: str | None = None) -> Figure:
     right.grid(alpha=0.3, axis="x")
     right.set_title(
         _title(
-            "How much longer the winners' games are",
+            "Moves above par in winning games",
             "wins on deals with a proven par; boxes: quartiles, whiskers: 5–95 %",
             36,
         )
