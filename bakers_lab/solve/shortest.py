@@ -141,7 +141,7 @@ from ..moves import Move
 from ..positions import start_of
 from ..present import counted
 from ..rules import Rules
-from ..validate import as_int, describe
+from ..validate import as_bool, as_int, describe
 from . import _core, _shortest
 
 if TYPE_CHECKING:
@@ -471,8 +471,7 @@ def bounds_compared(
 
     start, _ = start_of(position, variant, who="bounds_compared")
     max_nodes = as_int(max_nodes, "max_nodes", low=1, high=MAX_NODES)
-    if not isinstance(python, bool):
-        raise ValueError(f"python must be True or False, not {describe(python)}")
+    python = as_bool(python, "python")
     rows: list[dict[str, object]] = []
     if python:
         t0 = time.perf_counter()
