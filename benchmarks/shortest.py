@@ -2,6 +2,7 @@
 
     python benchmarks/shortest.py --deals 1-100              # goals on one core
     python benchmarks/shortest.py --deals 1-100 --repeat 3   # medians of 3 runs
+    python benchmarks/shortest.py --deals 1-100 --bounds deadlocks,hitting_set
     python benchmarks/shortest.py --agreement                # vs breadth-first search
 
 The goals run prints, for Baker's Dozen deals in the range at the given
@@ -12,7 +13,10 @@ and how much longer the solver's line is (median, max); and the peak memory of t
 largest single search (peak RSS with the kernel's mark reset after loading,
 minus the RSS after loading: see ``benchmarks/solver.py``).  With
 ``--repeat K`` the deals are searched K times and the per-deal seconds are
-medians (node counts and verdicts are deterministic).
+medians (node counts and verdicts are deterministic).  ``--bounds`` runs the
+goals once per bound named, on the same deals in the same run (default: the
+greedy packing ``deadlocks``, the bound before, and ``hitting_set``, the
+default), and the nodes each needed on the deals both proved.
 
 ``--agreement`` compares ``shortest`` with the teaching breadth-first search
 (every move, nothing automatic) on SEEDS seeds of every classroom deck and of
@@ -35,10 +39,10 @@ from solver import parse_range, peak_mib, reset_peak, rss_mib
 
 import bakers_lab as bl
 from bakers_lab.solve.search import CLASSROOM, breadth_first, classroom_deal
-from bakers_lab.solve.shortest import DEFAULT_MAX_NODES, shortest
+from bakers_lab.solve.shortest import BOUNDS, DEFAULT_MAX_NODES, ShortestResult, shortest
 
 
-def goals(deals: list[int], max_nodes: int, repeat: int) -> None:
+def goals(deals: list[int], max_nodes: int, repeat: int, bound: str) -> dict[int, ShortestResult]:
     shortest(5)  # load the compiled code
     base = rss_mib()
     reset_peak()
@@ -47,7 +51,7 @@ def goals(deals: list[int], max_nodes: int, repeat: int) -> None:
     for _ in range(repeat):
         for n in deals:
             t = time.perf_counter()
-            results[n] = shortest(n, max_nodes=max_nodes)
+            results[n] = shortest(n, max_nodes=max_nodes, bound=bound)
             seconds[n].append(time.perf_counter() - t)
     peak = peak_mib() - base
     counts = {o: 0 for o in ("optimal", "solved", "unsolvable", "unresolved")}
@@ -58,7 +62,10 @@ def goals(deals: list[int], max_nodes: int, repeat: int) -> None:
     pars = [r.par for r in results.values() if r.par is not None]
     gaps = [len(bl.solve(n).moves) - r.par for n, r in results.items() if r.par is not None]
     open_ = [n for n, r in results.items() if r.outcome in ("solved", "unresolved")]
-    print(f"deals {deals[0]}-{deals[-1]} ({len(deals)}), max_nodes {max_nodes:,}, runs {repeat}")
+    print(
+        f"bound {bound}: deals {deals[0]}-{deals[-1]} ({len(deals)}), "
+        f"max_nodes {max_nodes:,}, runs {repeat}"
+    )
     print("  " + ", ".join(f"{k} {v}" for k, v in counts.items()))
     print(f"  proven optimal: {counts['optimal'] / max(solvable, 1):.1%} of the solvable")
     print(
@@ -72,7 +79,21 @@ def goals(deals: list[int], max_nodes: int, repeat: int) -> None:
             f"{max(gaps)} at most"
         )
     print(f"  peak memory of a search: {peak:.0f} MiB")
-    print(f"  not proven: {' '.join(map(str, open_))}")
+    print(f"  not proven: {' '.join(map(str, open_))}", flush=True)
+    return results
+
+
+def nodes_compared(found: dict[str, dict[int, ShortestResult]]) -> None:
+    """Median nodes per bound on the deals every bound proved."""
+    common = set.intersection(
+        *({n for n, r in res.items() if r.outcome == "optimal"} for res in found.values())
+    )
+    if not common:
+        return
+    medians = ", ".join(
+        f"{b} {statistics.median(res[n].nodes for n in common):,.0f}" for b, res in found.items()
+    )
+    print(f"median nodes on the {len(common)} deals all proved: {medians}")
 
 
 def agreement(seeds: int) -> None:
@@ -109,12 +130,18 @@ def main() -> None:
     p.add_argument("--repeat", type=int, default=1)
     p.add_argument("--agreement", action="store_true")
     p.add_argument("--seeds", type=int, default=300)
+    p.add_argument("--bounds", default="deadlocks,hitting_set")
     a = p.parse_args()
+    bounds = a.bounds.split(",")
+    for b in bounds:
+        if b not in BOUNDS:
+            p.error(f"--bounds: each must be one of {', '.join(BOUNDS)}, not {b!r}")
     if a.agreement:
         sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
         agreement(a.seeds)
     else:
-        goals(parse_range(a.deals), a.max_nodes, a.repeat)
+        deals = parse_range(a.deals)
+        nodes_compared({b: goals(deals, a.max_nodes, a.repeat, b) for b in bounds})
 
 
 if __name__ == "__main__":

@@ -148,7 +148,7 @@ def test_bad_arguments():
         lower_bound(5)  # type: ignore[arg-type]
     for wrong in ("A*", None, 2):
         with pytest.raises(ValueError, match=re.escape(
-            "bound must be one of cards_not_home, detours, deadlocks, not "
+            "bound must be one of cards_not_home, detours, deadlocks, hitting_set, not "
         )):  # fmt: skip
             shortest(5, bound=wrong)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="python must be True or False, not 1"):
@@ -161,15 +161,18 @@ def test_every_bound_proves_the_same_par_and_the_stronger_ones_with_fewer_nodes(
         found = {b: shortest(d, bound=b) for b in BOUNDS}
         assert len({(r.outcome, len(r.moves)) for r in found.values()}) == 1, seed
     t = bounds_compared(1, max_nodes=20_000)
-    assert t["bound"].tolist() == ["detours", "cards_not_home", "detours", "deadlocks"]
-    assert t["search"].tolist() == ["A* in Python", *["A* compiled"] * 3]
+    assert t["bound"].tolist() == [
+        "detours", "cards_not_home", "detours", "deadlocks", "hitting_set"
+    ]  # fmt: skip
+    assert t["search"].tolist() == ["A* in Python", *["A* compiled"] * 4]
     compiled = t.iloc[1:]
     # game 1: only the deadlocks prove par (67) within the budget; the others bound it
-    assert compiled["outcome"].tolist() == ["solved", "solved", "optimal"]
-    assert compiled["moves"].tolist() == [73, 73, 67]
+    assert compiled["outcome"].tolist() == ["solved", "solved", "optimal", "optimal"]
+    assert compiled["moves"].tolist() == [73, 73, 67, 67]
     lows = compiled["lower_bound"].tolist()
-    assert lows[0] <= lows[1] < lows[2] == 67
-    assert compiled["nodes"].iloc[2] < compiled["nodes"].iloc[0]
+    assert lows[0] <= lows[1] < lows[2] == lows[3] == 67
+    nodes = compiled["nodes"].tolist()
+    assert nodes[3] < nodes[2] < nodes[0]
 
 
 def test_result_record():
@@ -232,3 +235,21 @@ def test_ctrl_c_stops_a_long_search_at_once():
         shortest(3)  # 10 million nodes, about 25 s when left alone
     assert time.perf_counter() - t0 < 8
     assert shortest(5).par == 63  # and the next search is whole
+
+
+def test_the_exact_count_of_deadlocks_is_never_below_the_packing_nor_above_par():
+    """Deals 1-30 from the start: the bounds rise weakest to strongest (all of
+    them admissible on the classroom decks above), and the exact count is above
+    the greedy packing on deals 11, 14 and 22, below their par (68, 73, 67)."""
+    par = {11: 68, 14: 73, 22: 67}
+    above = []
+    for n in range(1, 31):
+        g = bl.GameState.from_deal(bl.deal(n))
+        b = [lower_bound(g, bound=name) for name in BOUNDS]
+        assert b == sorted(b) and b[-1] == lower_bound(g), n
+        if b[-1] > b[-2]:
+            above.append(n)
+            assert b[-1] == b[-2] + 1 and b[-1] < par.get(n, 99), n
+    assert above == [11, 14, 22, 28]
+    with pytest.raises(ValueError, match=r"bound must be one of .*, not 'exact' \(str\)"):
+        lower_bound(bl.GameState.from_deal(bl.deal(1)), bound="exact")

@@ -17,7 +17,7 @@ How it works
 length is an upper bound) or a proof that there is none.  Then A* (compiled,
 :mod:`._shortest`) searches the positions in order of *f = g + h*: ``g``, the
 moves played to reach a position, ``h`` a lower bound on the moves still
-needed (:func:`._shortest.lower_bound`).  A position reached again by a shorter
+needed (:func:`._shortest.strongest_bound`).  A position reached again by a shorter
 line is searched again, so the bound need not be consistent.  When every
 position left has *f* at least the length of the best win known, no shorter
 win exists: the result is ``optimal``.  A new position is stored with the
@@ -29,10 +29,12 @@ passes through some position left, and its *f* is at most that win's length.
 
 The lower bound, and why it is admissible
 -----------------------------------------
-*h* = the cards not home, plus the *stuck* cards, plus a packing of the
-*deadlock graph*'s cycles and of *landing sets* (same-suit foundations and
-single-card moves; with sequence moves, stuck runs instead; with
-alternate-colour foundations, the cards not home alone).
+*h* = the cards not home, plus the *stuck* cards, plus the fewest further
+moves that break every *deadlock* (the deadlock graph's cycles and the
+*landing sets* of the cards that move; same-suit foundations and single-card
+moves; with sequence moves, stuck runs instead; with alternate-colour
+foundations, the cards not home alone).  Items 1 to 4 are the ``deadlocks``
+bound (its deadlocks packed greedily), item 5 the default ``hitting_set``.
 
 1. **Cards not home.**  A move sends at most one card home, and each card not
    home must get there.
@@ -84,9 +86,26 @@ alternate-colour foundations, the cards not home alone).
    and cycles with no card in common (a second move of ``t`` is in one set
    only) need different moves.
 
+5. **The deadlocks counted exactly** (:mod:`._hitting`; the rules of 4).
+   Let *M* be the cards that make a tableau move from now on, in some win.
+   It holds the stuck cards (2) and a card of every cycle (3).  The argument
+   of 4 holds for any card that makes a tableau move, not only a stuck one
+   (it uses only that the card leaves before the cards beneath it can): so
+   for each card of *M* with a landing set, *M* holds a card of that set or
+   the card moves twice.  Where empty columns take no card, a king never
+   moves, and neither does a card whose parents are all at home or beneath
+   it: *M* holds none of them.  Each card of *M* makes a tableau move of its
+   own (one card a move), and each second move is another, so the fewest
+   such moves over every choice of *M* that meets all this is a lower bound;
+   the packing of 3 and 4 is one (disjoint constraints need different
+   moves), so this is never below it.  A small branch-and-bound search finds
+   the fewest (an unmet constraint's options in turn; a branch is cut when
+   a greedy packing of what is unmet needs more moves than are left), and
+   if it runs too long it keeps the count proven so far.
+
 The counts are of different moves (foundation moves; tableau moves of stuck
-cards; further tableau moves, one a packed set or cycle), so their sum is
-admissible.
+cards; further tableau moves, one a packed set or cycle, or one a card of
+*M* or a second move), so their sum is admissible.
 ``tests/test_shortest.py`` checks it on the classroom decks: the bound at
 every position of a shortest win is at most the moves left.
 
@@ -112,6 +131,27 @@ The search runs on the positions of :mod:`.fast`, with four of its rules:
   shortest line to any position needs such a move.
 - **Dead positions are cut** (the dead-end test of rules 4 and 6): they have
   no win at all.
+- **Moves in either order are searched in one** (a partial-order
+  reduction; :func:`._shortest._commutes`).  Say move ``a`` (card ``x``)
+  led from ``P`` to this position ``S`` and move ``b`` (card ``y``) is
+  legal here, each taking one card between columns onto a card, the four
+  columns all different, neither followed by an automatic move.  Then ``b``
+  was legal in ``P`` too, ``a`` is legal after ``b`` (its columns did not
+  change, and the foundations are as in ``P``: only a source column's new
+  top can go home after a move, and those are the tops of ``S`` after ``b``,
+  which did not go), and both orders reach the same position in two moves.
+  So when ``y`` is lower than ``x``, ``b`` is not searched from ``S``.  Why a
+  shortest win survives: among the shortest wins the search may play, take
+  the first in the order of the cards moved, move by move.  It never plays
+  such a pair with the higher card first (the other order is a shortest win
+  too, and earlier), so each of its positions, searched with its own last
+  move, keeps the next move.  The search stores one last move per position;
+  when as short a line with another last move reaches a position, the
+  position keeps every move from then on, and if it was searched already,
+  it is searched again for the moves it left out.  So every position of that
+  first shortest win is searched with each of its shortest lines' last
+  moves, and none of them cuts the next move.  (Rule 7 is safe with any of
+  them: a line that moves a card twice running is never shortest.)
 
 ``tests/test_shortest.py`` checks the whole: on every classroom deck,
 ``shortest`` finds exactly the length of the teaching breadth-first search,
@@ -142,7 +182,7 @@ from ..positions import start_of
 from ..present import counted
 from ..rules import Rules
 from ..validate import as_bool, as_int, describe
-from . import _core, _shortest
+from . import _core, _hitting, _shortest
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -177,12 +217,14 @@ DEFAULT_MAX_NODES = 10_000_000
 #: a tenth of the default, so a tenth of its time and memory at most.
 PAR_NODES = 1_000_000
 #: The lower bounds A* can search with, weakest first (see "The lower bound"
-#: below): the cards not home (1); and the stuck cards (2); and the deadlocks
-#: (3, the default).  The weaker ones are for seeing what a better bound saves.
+#: above): the cards not home (item 1); and the stuck cards (2); and the
+#: deadlocks packed greedily (3, 4); and the deadlocks counted exactly (5,
+#: the default).  The weaker ones are for seeing what a better bound saves.
 BOUNDS: dict[str, int] = {
     "cards_not_home": _shortest.CARDS_NOT_HOME,
     "detours": _shortest.DETOURS,
     "deadlocks": _shortest.DEADLOCKS,
+    "hitting_set": _shortest.HITTING_SET,
 }
 
 ShortestOutcome = Literal["optimal", "solved", "unsolvable", "unresolved"]
@@ -320,7 +362,7 @@ def shortest(
     *,
     variant: str | Rules | None = None,
     max_nodes: int = DEFAULT_MAX_NODES,
-    bound: str = "deadlocks",
+    bound: str = "hitting_set",
 ) -> ShortestResult:
     """The fewest moves that win a deal, a position in progress, or a PySolFC
     game number, with a winning line that long (see the module docstring).
@@ -343,8 +385,7 @@ def shortest(
     t0 = time.perf_counter()
     start, number = start_of(position, variant, who="shortest")
     max_nodes = as_int(max_nodes, "max_nodes", low=1, high=MAX_NODES)
-    if not isinstance(bound, str) or bound not in BOUNDS:
-        raise ValueError(f"bound must be one of {', '.join(BOUNDS)}, not {describe(bound)}")
+    _check_bound(bound)
     r = start.rules
     first = solve(start)
     nodes = first.nodes
@@ -425,20 +466,27 @@ def _replay(start: GameState, env: _core.Env, path: np.ndarray) -> tuple[Move, .
     return moves
 
 
-def lower_bound(state: GameState) -> int:
+def lower_bound(state: GameState, *, bound: str = "hitting_set") -> int:
     """The moves ``state`` still needs to be won, at least: the bound A* searches
-    with (see the module docstring), on the position as it is (no automatic
-    foundation moves first).
+    with (one of :data:`BOUNDS`; see the module docstring), on the position as
+    it is (no automatic foundation moves first).
 
     >>> from bakers_lab import GameState, deal
-    >>> g = GameState.from_deal(deal(5))
-    >>> lower_bound(g), shortest(g).par     # 52 cards to send home, 9 detours at least
-    (61, 63)
+    >>> g = GameState.from_deal(deal(11))
+    >>> lower_bound(g, bound="detours"), lower_bound(g, bound="deadlocks"), lower_bound(g)
+    (59, 64, 65)
     """
     if not isinstance(state, GameState):
         raise TypeError(f"lower_bound takes a GameState, not {describe(state)}")
+    _check_bound(bound)
     env = _env(state.rules)
-    return int(_shortest.lower_bound(_board(state, env), env, np.zeros(168, dtype=np.uint64)))
+    scratch = np.zeros(_hitting.SCRATCH, dtype=np.uint64)
+    return int(_shortest._full(_board(state, env), env, scratch, BOUNDS[bound]))
+
+
+def _check_bound(bound: object) -> None:
+    if not isinstance(bound, str) or bound not in BOUNDS:
+        raise ValueError(f"bound must be one of {', '.join(BOUNDS)}, not {describe(bound)}")
 
 
 def bounds_compared(
@@ -462,8 +510,8 @@ def bounds_compared(
 
     >>> t = bounds_compared(5, max_nodes=20_000, python=False)
     >>> t[["bound", "outcome", "moves"]].to_dict("list")  # doctest: +NORMALIZE_WHITESPACE
-    {'bound': ['cards_not_home', 'detours', 'deadlocks'],
-     'outcome': ['solved', 'solved', 'optimal'], 'moves': [67, 67, 63]}
+    {'bound': ['cards_not_home', 'detours', 'deadlocks', 'hitting_set'],
+     'outcome': ['solved', 'solved', 'optimal', 'optimal'], 'moves': [67, 67, 63, 63]}
     """
     import pandas as pd
 
