@@ -104,32 +104,10 @@ def deadlocks(b, env, scratch):
 
     Stuck cards are counted by the caller and left out.  ``scratch``: 168
     uint64 (each card's arrows, the cycle search's levels, the landing sets)."""
-    P = env.P
-    ncols = P[P_NCOLS]
     adj = scratch[:52]
     levels = scratch[52:116]
     land = scratch[116:168]
-    stuck = np.uint64(0)
-    avail = np.uint64(0)
-    for c in range(ncols):
-        for j in range(b.lens[c]):
-            x = b.cols[c, j]
-            adj[x] = _higher(b.mins[c, j])
-            if lies_bad(b.mins[c, j], x):
-                stuck |= _bit(x)
-            else:
-                avail |= _bit(x)
-    nland = 0
-    if stuck != 0 and P[P_FRET] == 0 and P[P_EMPTY] != EMPTY_ANY:
-        top = P[P_RANKS]
-        for c in range(ncols):
-            for j in range(b.lens[c]):
-                x = b.cols[c, j]
-                if (stuck & _bit(x)) != 0 and rank_of(x) < top:
-                    u = _landing(b, env, c, j, x, stuck)
-                    if u != 0:
-                        land[nland] = u
-                        nland += 1
+    _stuck, avail, nland = deadlock_graph(b, env, adj, land)
     # the cards each card is pointed to by, and the pairs pointing both ways
     radj = levels[:52]  # (free until the cycle search below needs the levels)
     radj[:] = 0
@@ -182,6 +160,37 @@ def deadlocks(b, env, scratch):
             return count
         count += 1
     return count
+
+
+@hot
+def deadlock_graph(b, env, adj, land):
+    """Fill ``adj`` (52: each card's arrows, see :func:`deadlocks`) and ``land``
+    (52: the stuck cards' landing sets, where the rules allow them); returns
+    (the stuck cards, the others, how many landing sets)."""
+    P = env.P
+    ncols = P[P_NCOLS]
+    stuck = np.uint64(0)
+    avail = np.uint64(0)
+    for c in range(ncols):
+        for j in range(b.lens[c]):
+            x = b.cols[c, j]
+            adj[x] = _higher(b.mins[c, j])
+            if lies_bad(b.mins[c, j], x):
+                stuck |= _bit(x)
+            else:
+                avail |= _bit(x)
+    nland = 0
+    if stuck != 0 and P[P_FRET] == 0 and P[P_EMPTY] != EMPTY_ANY:
+        top = P[P_RANKS]
+        for c in range(ncols):
+            for j in range(b.lens[c]):
+                x = b.cols[c, j]
+                if (stuck & _bit(x)) != 0 and rank_of(x) < top:
+                    u = _landing(b, env, c, j, x, stuck)
+                    if u != 0:
+                        land[nland] = u
+                        nland += 1
+    return stuck, avail, nland
 
 
 @hot

@@ -33,10 +33,8 @@ from ._core import (
     EMPTY_NONE,
     P_EMPTY,
     P_FRET,
-    P_NCOLS,
     P_RANKS,
     hot,
-    lies_bad,
     rank_of,
 )
 from ._deadlocks import (
@@ -44,12 +42,12 @@ from ._deadlocks import (
     CARDS,
     _bit,
     _cycle_through,
-    _higher,
     _landing,
     _low_bit,
     _on_cycles,
     _popcount,
     _shortest_cycle,
+    deadlock_graph,
     deadlocks,
 )
 
@@ -78,37 +76,19 @@ def _family(b, env, scratch):
     stuck, how many landing sets of stuck cards, the cards that can make no
     tableau move, whether any constraint is there at all)."""
     P = env.P
-    ncols = P[P_NCOLS]
     adj = scratch[_ADJ : _ADJ + 52]
     land = scratch[_LAND : _LAND + 52]
     lx = scratch[_LX : _LX + 52]
-    stuck = _NO
-    avail = _NO
-    for c in range(ncols):
-        for j in range(b.lens[c]):
-            x = b.cols[c, j]
-            adj[x] = _higher(b.mins[c, j])
-            if lies_bad(b.mins[c, j], x):
-                stuck |= _bit(x)
-            else:
-                avail |= _bit(x)
+    stuck, avail, nland = deadlock_graph(b, env, adj, land)
     for x in range(52):
         adj[x] &= avail
-    nland = 0
     nomove = _NO
     cyc = _on_cycles(adj, avail)
     todo = cyc  # the cards a constraint may choose
+    for i in range(nland):
+        todo |= land[i] & CARDS
     if P[P_FRET] == 0 and P[P_EMPTY] != EMPTY_ANY:
         top = P[P_RANKS]
-        for c in range(ncols):
-            for j in range(b.lens[c]):
-                x = b.cols[c, j]
-                if (stuck & _bit(x)) != 0 and rank_of(x) < top:
-                    u = _landing(b, env, c, j, x, stuck)
-                    if u != 0:
-                        land[nland] = u
-                        nland += 1
-                        todo |= u & CARDS
         # each card a constraint may choose needs a landing of its own, whose
         # cards may be chosen in turn
         seen = _NO
@@ -152,6 +132,14 @@ def _can_land(b, env, c, j, x):
 
 
 @hot
+def _open_landing(lx, x, chosen, again):
+    """Whether chosen card x has a landing set no chosen card meets and its
+    second move was not chosen."""
+    u = lx[x]
+    return u != 0 and (again & _bit(x)) == 0 and (u & CARDS & chosen) == 0
+
+
+@hot
 def _unmet(scratch, nland, alive, avail, excl, active, again):
     """The unmet constraint with the fewest options: (0 none is unmet, 1 found,
     2 one has no option left; its cards one may still choose; its again
@@ -185,8 +173,8 @@ def _unmet(scratch, nland, alive, avail, excl, active, again):
     while rest != 0:
         x = _low_bit(rest)
         rest &= rest - _ONE
-        u = lx[x]
-        if u != 0 and (again & _bit(x)) == 0 and (u & CARDS & chosen) == 0:
+        if _open_landing(lx, x, chosen, again):
+            u = lx[x]
             ch = u & CARDS & ~excl
             n = _popcount(ch)
             t = 0
@@ -227,8 +215,7 @@ def _packing(scratch, nland, alive, avail, active, again):
     while rest != 0:
         x = _low_bit(rest)
         rest &= rest - _ONE
-        u = lx[x]
-        if u != 0 and (again & _bit(x)) == 0 and (u & CARDS & chosen) == 0:
+        if _open_landing(lx, x, chosen, again):
             pending |= _bit(x)
     count = 0
     used = _NO
@@ -376,8 +363,7 @@ def _best(scratch, nland, alive, avail, active, again, options):
         while r2 != 0:
             x = _low_bit(r2)
             r2 &= r2 - _ONE
-            u = lx[x]
-            if (u & be) != 0 and (again & _bit(x)) == 0 and (u & CARDS & chosen) == 0:
+            if (lx[x] & be) != 0 and _open_landing(lx, x, chosen, again):
                 score += 4
         if (on & be) != 0:
             score += 2
