@@ -42,7 +42,7 @@ from .present import counted
 from .rules import Rules
 from .solve.fast import DEFAULT_MAX_NODES, MAX_NODES, SolverError, SolveResult, solve
 from .solve.players import GameRecord
-from .solve.shortest import PAR_NODES, ShortestResult, shortest
+from .solve.shortest import PAR_BOUND, PAR_NODES, ShortestResult, shortest
 from .validate import as_bool, as_int, describe
 
 __all__ = [
@@ -340,7 +340,7 @@ def explain(
         status = "not_settled"
     par = None
     if with_par and status in ("lost_at", "still_winnable"):
-        par = shortest(start, max_nodes=min(PAR_NODES, max_nodes))
+        par = shortest(start, max_nodes=min(PAR_NODES, max_nodes), bound=PAR_BOUND)
     return Explanation(
         status=status,
         index=found.get("index"),

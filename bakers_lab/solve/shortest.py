@@ -202,6 +202,7 @@ from .fast import (
 __all__ = [
     "BOUNDS",
     "DEFAULT_MAX_NODES",
+    "PAR_BOUND",
     "PAR_NODES",
     "SHORTEST_OUTCOMES",
     "ShortestOutcome",
@@ -216,6 +217,10 @@ DEFAULT_MAX_NODES = 10_000_000
 #: The budget where par is shown to a player (the app, :func:`~bakers_lab.coach.explain`):
 #: a tenth of the default, so a tenth of its time and memory at most.
 PAR_NODES = 1_000_000
+#: The bound of those searches: quicker a node than the default, it proves about
+#: as many within :data:`PAR_NODES` (deals 1-40: 31 against 32, in a median
+#: 0.35 s against 0.69 s, 2.6 s against 10.6 s at most; benchmarks/shortest.py).
+PAR_BOUND = "deadlocks"
 #: The lower bounds A* can search with, weakest first (see "The lower bound"
 #: above): the cards not home (item 1); and the stuck cards (2); and the
 #: deadlocks packed greedily (3, 4); and the deadlocks counted exactly (5,

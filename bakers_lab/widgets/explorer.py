@@ -18,7 +18,7 @@ from ..rules import rules, title, variant_names
 from ..shuffles import MAX_GAME_NUMBER
 from ..solve.fast import DEFAULT_MAX_NODES, MAX_NODES, SolveResult, solve
 from ..solve.players import GameRecord, play
-from ..solve.shortest import PAR_NODES, ShortestResult, shortest
+from ..solve.shortest import PAR_BOUND, PAR_NODES, ShortestResult, shortest
 from ..validate import as_int, describe
 from ._common import _close_all, _continue_button, _count, _Ticker, on_screen
 from .board import Board
@@ -114,11 +114,14 @@ class ExplorerModel:
 
     def par(self, number: int, variant: str) -> ShortestResult:
         """The shortest win of game ``number`` of ``variant`` (kept), searched
-        within :data:`~bakers_lab.solve.shortest.PAR_NODES` positions."""
+        within :data:`~bakers_lab.solve.shortest.PAR_NODES` positions (with
+        :data:`~bakers_lab.solve.shortest.PAR_BOUND`)."""
         return _kept(
             self._pars,
             (number, variant),
-            lambda: shortest(number, variant=variant, max_nodes=min(PAR_NODES, self.budget)),
+            lambda: shortest(
+                number, variant=variant, max_nodes=min(PAR_NODES, self.budget), bound=PAR_BOUND
+            ),
         )
 
     def play(self, number: int, variant: str, player: str) -> GameRecord:
