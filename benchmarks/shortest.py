@@ -42,7 +42,9 @@ from bakers_lab.solve.search import CLASSROOM, breadth_first, classroom_deal
 from bakers_lab.solve.shortest import BOUNDS, DEFAULT_MAX_NODES, ShortestResult, shortest
 
 
-def goals(deals: list[int], max_nodes: int, repeat: int, bound: str) -> dict[int, ShortestResult]:
+def goals(
+    deals: list[int], max_nodes: int, repeat: int, bound: str, per_deal_out: bool = False
+) -> dict[int, ShortestResult]:
     shortest(5)  # load the compiled code
     base = rss_mib()
     reset_peak()
@@ -80,6 +82,10 @@ def goals(deals: list[int], max_nodes: int, repeat: int, bound: str) -> dict[int
         )
     print(f"  peak memory of a search: {peak:.0f} MiB")
     print(f"  not proven: {' '.join(map(str, open_))}", flush=True)
+    if per_deal_out:
+        print("  per deal (game: median seconds): " + ", ".join(
+            f"{n}: {statistics.median(s):.3f}" for n, s in seconds.items()
+        ), flush=True)  # fmt: skip
     return results
 
 
@@ -131,6 +137,7 @@ def main() -> None:
     p.add_argument("--agreement", action="store_true")
     p.add_argument("--seeds", type=int, default=300)
     p.add_argument("--bounds", default="deadlocks,hitting_set")
+    p.add_argument("--per-deal", action="store_true", help="print each deal's median seconds")
     a = p.parse_args()
     bounds = a.bounds.split(",")
     for b in bounds:
@@ -141,7 +148,8 @@ def main() -> None:
         agreement(a.seeds)
     else:
         deals = parse_range(a.deals)
-        nodes_compared({b: goals(deals, a.max_nodes, a.repeat, b) for b in bounds})
+        found = {b: goals(deals, a.max_nodes, a.repeat, b, a.per_deal) for b in bounds}
+        nodes_compared(found)
 
 
 if __name__ == "__main__":
