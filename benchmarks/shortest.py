@@ -4,6 +4,7 @@
     python benchmarks/shortest.py --deals 1-100 --repeat 3   # medians of 3 runs
     python benchmarks/shortest.py --deals 1-100 --bounds deadlocks,hitting_set
     python benchmarks/shortest.py --agreement                # vs breadth-first search
+    python benchmarks/shortest.py --agreement --decks "classroom small"
 
 The goals run prints, for Baker's Dozen deals in the range at the given
 budget (default: ``shortest``'s, 10,000,000 nodes): how many are proven
@@ -102,7 +103,7 @@ def nodes_compared(found: dict[str, dict[int, ShortestResult]]) -> None:
     print(f"median nodes on the {len(common)} deals all proved: {medians}")
 
 
-def agreement(seeds: int) -> None:
+def agreement(seeds: int, only: str = "") -> None:
     from test_solver_agreement import small_rules
 
     decks = [(f"classroom {k}", lambda s, k=k: classroom_deal(s, deck=k)) for k in CLASSROOM]
@@ -110,6 +111,8 @@ def agreement(seeds: int) -> None:
         rules = small_rules(name, 3, 4)
         decks.append((f"{name} A-3", lambda s, r=rules: bl.seeded_deal(s, variant=r)))
     for label, make in decks:
+        if not label.startswith(only):
+            continue
         t = time.perf_counter()
         bad = []
         won = 0
@@ -136,6 +139,7 @@ def main() -> None:
     p.add_argument("--repeat", type=int, default=1)
     p.add_argument("--agreement", action="store_true")
     p.add_argument("--seeds", type=int, default=300)
+    p.add_argument("--decks", default="", help="only the decks whose name starts so")
     p.add_argument("--bounds", default="deadlocks,hitting_set")
     p.add_argument("--per-deal", action="store_true", help="print each deal's median seconds")
     a = p.parse_args()
@@ -145,7 +149,7 @@ def main() -> None:
             p.error(f"--bounds: each must be one of {', '.join(BOUNDS)}, not {b!r}")
     if a.agreement:
         sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-        agreement(a.seeds)
+        agreement(a.seeds, a.decks)
     else:
         deals = parse_range(a.deals)
         found = {b: goals(deals, a.max_nodes, a.repeat, b, a.per_deal) for b in bounds}
