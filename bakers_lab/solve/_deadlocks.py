@@ -108,6 +108,14 @@ def deadlocks(b, env, scratch):
     levels = scratch[52:116]
     land = scratch[116:168]
     _stuck, avail, nland = deadlock_graph(b, env, adj, land)
+    return packed(adj, levels, land, nland, avail)
+
+
+@hot
+def packed(adj, levels, land, nland, avail):
+    """The greedy packing of :func:`deadlocks` on a graph and landing sets
+    :func:`deadlock_graph` built (``avail``: the cards not stuck); it uses
+    ``levels`` (64) and wipes the landing sets it packs."""
     # the cards each card is pointed to by, and the pairs pointing both ways
     radj = levels[:52]  # (free until the cycle search below needs the levels)
     radj[:] = 0

@@ -48,7 +48,7 @@ from ._deadlocks import (
     _popcount,
     _shortest_cycle,
     deadlock_graph,
-    deadlocks,
+    packed,
 )
 
 #: A deepening step gives up after this many branches (the bound stays sound:
@@ -61,9 +61,10 @@ DEPTH = 64
 # the parts of the scratch array (uint64)
 _ADJ, _LEVELS, _LAND, _LX = 0, 52, 116, 168
 _STACK = 220  # seven rows of DEPTH: the search's stack
+_SPARE = _STACK + 7 * DEPTH  # a copy of the landing sets for the greedy packing
 #: Size of the scratch array :func:`hitting_set` takes (it holds
 #: :func:`._deadlocks.deadlocks`' too).
-SCRATCH = _STACK + 7 * DEPTH
+SCRATCH = _SPARE + 52
 _NO = np.uint64(0)
 _ONE = np.uint64(1)
 
@@ -401,11 +402,16 @@ def _dive(scratch, nland, avail, nomove, active, k):
 def hitting_set(b, env, scratch):
     """The fewest further tableau moves the constraints of this module's
     docstring need (stuck cards not counted), at least the greedy packing of
-    :func:`._deadlocks.deadlocks`.  ``scratch``: :data:`SCRATCH` uint64."""
-    k = deadlocks(b, env, scratch)
+    :func:`._deadlocks.deadlocks` (run here on the graph built once).
+    ``scratch``: :data:`SCRATCH` uint64."""
     avail, nland, nomove, any_ = _family(b, env, scratch)
     if not any_:
-        return k
+        return 0  # no cycle, no landing set: the packing is empty too
+    for i in range(nland):
+        scratch[_SPARE + i] = scratch[_LAND + i]
+    adj = scratch[_ADJ : _ADJ + 52]
+    levels = scratch[_LEVELS : _LEVELS + 64]
+    k = packed(adj, levels, scratch[_SPARE : _SPARE + 52], nland, avail)
     most = k + MOST_RAISED
     while k < most:
         if _choice_of(scratch, nland, avail, nomove, k) != 0:
