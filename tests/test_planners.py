@@ -105,7 +105,7 @@ def _undo_core(number: int, dial: int, restart: int) -> tuple[int, int]:
     seed = players._seed(r, who.noise_name, start, number)
     result, _, _, _, takebacks = _planners.play_undo(
         _board(start, env), env, dial, who.weights(), seed, cap, players.PATIENCE,
-        players.REWIND, restart, trail, _max_moves(r), 16,
+        players.REWIND, restart, trail, _max_moves(r), 16, np.zeros(1, np.int64),
     )  # fmt: skip
     return int(result), int(takebacks)
 

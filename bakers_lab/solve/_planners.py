@@ -42,7 +42,7 @@ from ._core import (
     undo_to,
     xorshift,
 )
-from ._players import CAPPED, PATIENCE, STUCK, WIN_SCORE, WON, judge
+from ._players import CAPPED, PATIENCE, STOP, STOPPED, STUCK, WIN_SCORE, WON, judge
 
 
 @hot
@@ -67,7 +67,7 @@ def put(tt, h1, h2):
 
 
 @njit(cache=True, nogil=True)  # the page can tick while it runs
-def play_search(b, env, N, W, seed, cap, patience, trail, max_moves, tt_bits, stt_bits):
+def play_search(b, env, N, W, seed, cap, patience, trail, max_moves, tt_bits, stt_bits, control):
     """Play one game as ``search-N`` from the position on board ``b``; returns
     (result, trail length, positions considered, decisions).
 
@@ -77,7 +77,9 @@ def play_search(b, env, N, W, seed, cap, patience, trail, max_moves, tt_bits, st
     :func:`._core.gbfs`), never storing a position seen before in this search
     or in the game, nor expanding one the dead-end test calls lost.  Play the
     first move of the line to a win if one was found (and then the rest of
-    that line), else of the line to the best-scoring position considered."""
+    that line), else of the line to the best-scoring position considered.
+    ``control[STOP]`` set by another thread ends the game within one
+    position's expansion (result STOPPED)."""
     P = env.P
     decksize = 4 * P[P_RANKS]
     width = decksize + P[P_NCOLS] + 4
@@ -113,6 +115,8 @@ def play_search(b, env, N, W, seed, cap, patience, trail, max_moves, tt_bits, st
             return WON, tp, nodes, decisions
         if decisions >= cap:
             return CAPPED, tp, nodes, decisions
+        if control[STOP] != 0:
+            return STOPPED, tp, nodes, decisions
         if iplan < nplan:
             mv = plan[iplan]  # a player who has seen a win plays it out
             iplan += 1
@@ -167,6 +171,8 @@ def play_search(b, env, N, W, seed, cap, patience, trail, max_moves, tt_bits, st
             # that wins at once needs no search)
             if N > 1 and best_key >= WIN_SCORE * 1024 + 1024:
                 while win < 0 and nheap > 0 and considered < N:
+                    if control[STOP] != 0:
+                        return STOPPED, tp, nodes, decisions
                     k, nheap = heap_pop(hk, hv, nheap)
                     decode(b, env, store, k)
                     init_board(b, env)
@@ -234,7 +240,9 @@ def play_search(b, env, N, W, seed, cap, patience, trail, max_moves, tt_bits, st
 
 
 @njit(cache=True, nogil=True)  # the page can tick while it runs
-def play_undo(b, env, U, W, seed, cap, patience, rewind, restart, trail, max_moves, tt_bits):
+def play_undo(
+    b, env, U, W, seed, cap, patience, rewind, restart, trail, max_moves, tt_bits, control
+):
     """Play one game as ``undo-U`` from the position on board ``b``; returns
     (result, trail length, positions considered, decisions in the final line,
     moves taken back).
@@ -261,7 +269,8 @@ def play_undo(b, env, U, W, seed, cap, patience, rewind, restart, trail, max_mov
     most ``restart`` take-backs is the same as without restarts.  Long runs of
     chronological backtracking get stuck under one early mistake (heavy-tailed,
     as the solver's restarts in :mod:`.fast` are there for); a new try with a
-    loosened order leaves it."""
+    loosened order leaves it.  ``control[STOP]`` set by another thread ends
+    the game at its next step (result STOPPED)."""
     P = env.P
     decksize = 4 * P[P_RANKS]
     init_board(b, env)
@@ -304,6 +313,8 @@ def play_undo(b, env, U, W, seed, cap, patience, rewind, restart, trail, max_mov
         home = home_count(b)
         if home == decksize:
             return WON, tp, nodes, d, takebacks
+        if control[STOP] != 0:
+            return STOPPED, tp, nodes, d, takebacks
         if d >= cap and takebacks >= U:
             return CAPPED, tp, nodes, d, takebacks
         if 0 < budget <= takebacks - since and takebacks + d < U:

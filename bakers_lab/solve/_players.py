@@ -27,8 +27,6 @@ from ._core import (
     hot,
     init_board,
     is_lost,
-    new_board,
-    new_env,
     new_rng,
     rank_of,
     step,
@@ -41,8 +39,11 @@ from ._core import (
 # policies
 RANDOM, GREEDY, CAREFUL = 0, 1, 2
 # game results: all cards home, stuck (no move to a new position), out of patience
-# (too many decisions in a row without a card going home), out of moves (the cap)
-WON, STUCK, PATIENCE, CAPPED = 0, 1, 2, 3
+# (too many decisions in a row without a card going home), out of moves (the cap);
+# stopped by the caller (control[STOP] set: Ctrl-C, see .._interrupt)
+WON, STUCK, PATIENCE, CAPPED, STOPPED = 0, 1, 2, 3, 4
+#: the stop flag's index in a game's ``control`` array (as in .._interrupt)
+STOP = 0
 # evaluation weights, by index: cards not home, low cards buried, empty columns, traps
 W_HOME, W_LOW, W_SPACE, W_TRAPS = range(4)
 #: Score of a won position (lower is better); a win sooner scores lower still.
@@ -131,38 +132,12 @@ def on_line(lh1, lh2, n, h1, h2):
     return False
 
 
-@njit(cache=True)
-def play(
-    cols,
-    lens,
-    piles,
-    plen,
-    P,
-    Z1,
-    Z2,
-    ZP1,
-    ZP2,
-    policy,
-    depth,
-    W,
-    seed,
-    cap,
-    patience,
-    trail,
-    max_moves,
-    tt_bits,
-):
-    """Play one game from the position in the arrays (see :func:`play_board`)."""
-    env = new_env(P, Z1, Z2, ZP1, ZP2)
-    b = new_board(cols, lens, piles, plen)
-    return play_board(b, env, policy, depth, W, seed, cap, patience, trail, max_moves, tt_bits)
-
-
 @njit(cache=True, nogil=True)  # the page can tick while it runs
-def play_board(b, env, policy, depth, W, seed, cap, patience, trail, max_moves, tt_bits):
+def play_board(b, env, policy, depth, W, seed, cap, patience, trail, max_moves, tt_bits, control):
     """Play one game from the position on board ``b``; returns (result, trail
     length, positions evaluated, decisions).  The trail holds every move,
-    automatic foundation moves included."""
+    automatic foundation moves included.  ``control[STOP]`` set by another
+    thread ends the game before its next decision (result STOPPED)."""
     P = env.P
     ncols = P[P_NCOLS]
     decksize = 4 * P[P_RANKS]
@@ -193,6 +168,8 @@ def play_board(b, env, policy, depth, W, seed, cap, patience, trail, max_moves, 
             return CAPPED, tp, nodes, decisions
         if stall >= patience:
             return PATIENCE, tp, nodes, decisions
+        if control[STOP] != 0:
+            return STOPPED, tp, nodes, decisions
         n = gen_moves(b, env, buf, False)
         if policy == GREEDY:
             dig_depths(b, P, dig)

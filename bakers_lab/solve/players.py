@@ -103,7 +103,7 @@ import hashlib
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -114,6 +114,7 @@ from ..positions import start_of
 from ..rules import Rules
 from ..validate import as_int, describe
 from . import _core, _planners, _players
+from ._interrupt import stop_flag, until_compiled_interrupted
 from .fast import (
     SolverError,
     _board,
@@ -476,20 +477,34 @@ def _game(
     takebacks = 0
     if who.policy == "search":
         stt_bits = max(10, int(2 * (who.dial + max_moves_buf)).bit_length())
-        result, tp, nodes, decisions = _planners.play_search(
-            board, env, who.dial, who.weights(), seed, cap, patience, trail, max_moves_buf,
-            tt_bits, stt_bits,
-        )  # fmt: skip
+
+        def game(control: np.ndarray) -> tuple[Any, ...]:
+            return _planners.play_search(  # type: ignore[no-any-return]
+                board, env, who.dial, who.weights(), seed, cap, patience, trail, max_moves_buf,
+                tt_bits, stt_bits, control,
+            )  # fmt: skip
+
     elif who.policy == "undo":
         # every position the game has had, abandoned lines too: a few per take-back
         tt_bits = min(23, max(tt_bits, int(2 * (cap + 4 * who.dial)).bit_length()))
-        result, tp, nodes, decisions, takebacks = _planners.play_undo(
-            board, env, who.dial, who.weights(), seed, cap, patience, min(REWIND, patience),
-            RESTART, trail, max_moves_buf, tt_bits,
-        )  # fmt: skip
+
+        def game(control: np.ndarray) -> tuple[Any, ...]:
+            return _planners.play_undo(  # type: ignore[no-any-return]
+                board, env, who.dial, who.weights(), seed, cap, patience, min(REWIND, patience),
+                RESTART, trail, max_moves_buf, tt_bits, control,
+            )  # fmt: skip
+
     else:
-        result, tp, nodes, decisions = _players.play_board(
-            board, env, _POLICY[who.policy], who.depth, who.weights(), seed, cap, patience,
-            trail, max_moves_buf, tt_bits,
-        )  # fmt: skip
+
+        def game(control: np.ndarray) -> tuple[Any, ...]:
+            return _players.play_board(  # type: ignore[no-any-return]
+                board, env, _POLICY[who.policy], who.depth, who.weights(), seed, cap, patience,
+                trail, max_moves_buf, tt_bits, control,
+            )  # fmt: skip
+
+    # Ctrl-C stops the game within one position's search (see .._interrupt)
+    out = until_compiled_interrupted(game, stop_flag(), "player")
+    result, tp, nodes, decisions = out[:4]
+    if who.policy == "undo":
+        takebacks = out[4]
     return int(result), trail, int(tp), int(nodes), int(decisions), int(takebacks)

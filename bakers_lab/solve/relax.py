@@ -83,6 +83,7 @@ test refutes at their start (see "Deals left open" in :mod:`.fast`).
 
 from __future__ import annotations
 
+import gc
 import itertools
 import time
 from dataclasses import dataclass, field
@@ -93,6 +94,7 @@ from ..moves import Move
 from ..positions import start_of
 from ..rules import Rules
 from ..validate import as_int, as_number
+from ._interrupt import until_interrupted
 
 __all__ = [
     "Relaxation",
@@ -279,7 +281,23 @@ class _Model:
         solver.parameters.num_workers = 1
         solver.parameters.random_seed = 0
         solver.parameters.max_deterministic_time = limit
-        status = solver.solve(self.model)
+        # Python keeps SIGINT: with OR-Tools' own handler (its default) a Ctrl-C
+        # during a solve was swallowed, and after one, SIGINT killed the process
+        solver.parameters.catch_sigint_signal = False
+        try:
+            status = until_interrupted(
+                lambda: solver.solve(self.model), solver.stop_search, "relaxation"
+            )
+        except KeyboardInterrupt:
+            status = None
+        if status is None:
+            # a solver stopped by stop_search aborts the interpreter ("terminate
+            # called without an active exception") if it is still alive when
+            # Python exits, as a reference cycle through the interrupted thread
+            # keeps it: it goes now, before the KeyboardInterrupt is raised again
+            del solver
+            gc.collect()
+            raise KeyboardInterrupt
         if status == self.cp.INFEASIBLE:
             return "infeasible"
         if status in (self.cp.FEASIBLE, self.cp.OPTIMAL):

@@ -167,11 +167,9 @@ whose *f* reaches the best win known are never stored.
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
@@ -183,6 +181,7 @@ from ..present import counted
 from ..rules import Rules
 from ..validate import as_bool, as_int, describe
 from . import _core, _hitting, _shortest
+from ._interrupt import stop_flag, until_compiled_interrupted
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -410,8 +409,12 @@ def shortest(
     board = _board(start, env)
     trail = np.empty((4 * r.deck_size + 16, _core.TRAIL_W), dtype=np.int64)
     try:
-        status, used, length, bound, path, _stored = _interruptible(
-            _shortest.astar, board, env, max_nodes, upper, _max_moves(r), trail, BOUNDS[bound]
+        status, used, length, bound, path, _stored = until_compiled_interrupted(
+            lambda control: _shortest.astar(
+                board, env, max_nodes, upper, _max_moves(r), trail, BOUNDS[bound], control
+            ),
+            stop_flag(3),
+            "shortest",
         )
     except MemoryError:
         raise MemoryError(
@@ -430,33 +433,6 @@ def shortest(
     if not best:
         return result("unresolved", bound=int(bound))
     return result("solved", best, min(int(bound), len(best) - 1))
-
-
-def _interruptible(search: Callable[..., Any], *args: object) -> Any:
-    """``search(*args, control)`` in a thread of its own (the compiled search
-    releases the GIL), so that Ctrl-C (KeyboardInterrupt) in this thread stops
-    it within :data:`._shortest.REPORT` nodes and is raised here at once."""
-    control = np.zeros(3, dtype=np.int64)
-    out: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            out["result"] = search(*args, control)
-        except BaseException as exc:  # (raised in the caller's thread below)
-            out["error"] = exc
-
-    worker = threading.Thread(target=run, name="bakers-lab shortest", daemon=True)
-    worker.start()
-    try:
-        while worker.is_alive():
-            worker.join(0.1)
-    except KeyboardInterrupt:
-        control[_shortest.STOP] = 1
-        worker.join()
-        raise
-    if "error" in out:
-        raise out["error"]
-    return out["result"]
 
 
 def _replay(start: GameState, env: _core.Env, path: np.ndarray) -> tuple[Move, ...]:
