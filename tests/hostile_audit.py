@@ -456,8 +456,8 @@ def build_cases() -> None:
     P = bl.Player
     for label, make, words in (
         ("Player(careful, 100)", lambda: P("careful", 100), "look-ahead depth"),
-        ("Player(greedy, 3)", lambda: P("greedy", 3), "greedy has none"),
-        ("Player(random, 2)", lambda: P("random", 2), "random has none"),
+        ("Player(greedy, 3)", lambda: P("greedy", 3), "greedy has no look-ahead depth"),
+        ("Player(random, 2)", lambda: P("random", 2), "random has no look-ahead depth"),
         ("off='traps'", lambda: P("careful", off="traps"), "off"),
         ("off=['traps']", lambda: P("careful", off=["traps"]), "off"),  # type: ignore[arg-type]
         ("Player(bogus)", lambda: P("bogus"), "policy"),  # type: ignore[arg-type]

@@ -271,8 +271,8 @@ def test_huge_texts_are_quoted_short(capsys):
 
 def test_player_records_and_names_are_checked_alike():
     for make, message in (
-        (lambda: bl.Player("greedy", 3), "look-ahead depth must be an integer from 2 to 6 "
-         "(careful is depth 1), not greedy has none; 3: 'lookahead-3'"),
+        (lambda: bl.Player("greedy", 3), "greedy has no look-ahead depth: depth must be 1, not 3 "
+         "(only careful looks ahead: lookahead-K is Player('careful', K))"),
         (lambda: bl.Player("careful", off="traps"), "off is a tuple of tip names, not "
          "'traps' (str)"),
         (lambda: bl.Player("bogus"), "a player's policy is one of random, greedy, careful, "
@@ -557,3 +557,26 @@ def test_smaller_holes(capsys, tmp_path, monkeypatch):
         "out must be a directory path, which holds no NUL character, not 'a\\x00b' (str)"
     )
     assert list(Path(tmp_path).iterdir()) == []
+
+
+def test_every_result_record_checks_its_fields_with_one_checker():
+    from bakers_lab.solve.players import GameRecord
+    from bakers_lab.solve.shortest import ShortestResult
+
+    game = dict(player="careful", outcome="won", moves=(), nodes=0, seconds=0.0,
+                variant="bakers_dozen")  # fmt: skip
+    for make in (
+        lambda s: bl.SolveResult("unresolved", seconds=s),
+        lambda s: ShortestResult("unresolved", seconds=s),
+        lambda s: GameRecord(**{**game, "seconds": s}),
+    ):
+        for bad, shown in ((float("nan"), "nan (float)"), (-1, "-1 (int)"), (True, "True (bool)")):
+            with pytest.raises(ValueError) as e:
+                make(bad)
+            assert str(e.value) == f"seconds must be a number from 0 to 1,000,000,000, not {shown}"
+    with pytest.raises(
+        ValueError, match="^ended must be one of home, stuck, patience, cap, not 'x'"
+    ):
+        GameRecord(**{**game, "ended": "x"})
+    with pytest.raises(ValueError, match="^outcome must be one of won, lost, not 'solved' "):
+        GameRecord(**{**game, "outcome": "solved"})

@@ -182,8 +182,8 @@ def test_bad_names(name, message):
         ),
         (
             ("greedy", 3),
-            "look-ahead depth must be an integer from 2 to 6 (careful is depth 1), "
-            "not greedy has none; 3",
+            "greedy has no look-ahead depth: depth must be 1, not 3 (only careful looks "
+            "ahead: lookahead-K is Player('careful', K))",
         ),
         (("careful", 1, "traps"), "off is a tuple of tip names, not 'traps' (str)"),
         (
@@ -195,7 +195,11 @@ def test_bad_names(name, message):
             "search-N takes N, the positions it considers before each "
             "move, from 1 to 1,000,000, not 0: 'search-0'",
         ),
-        (("careful", 1, (), 5), "careful has no dial: 'careful'"),
+        (
+            ("careful", 1, (), 5),
+            "careful has no dial: dial must be 0, not 5 (the players with "
+            "a dial are search-N and undo-N)",
+        ),
         (("undo", 1, (), 2.0), "a player's depth and dial are ints, not 1 (int) and 2.0 (float)"),
         (("undo", True), "a player's depth and dial are ints, not True (bool)"),
     ],

@@ -280,7 +280,7 @@ from ..moves import Dest, IllegalMoveError, Move
 from ..positions import start_of
 from ..present import counted
 from ..rules import Rules
-from ..validate import as_bool, as_int, as_number, describe, is_bool
+from ..validate import as_bool, as_int, as_number, describe
 from . import _core
 
 __all__ = [
@@ -343,14 +343,17 @@ class SolverError(RuntimeError):
 
 
 _OUTCOMES = ("solved", "unsolvable", "unresolved")
+#: The most seconds a result record may say it took (about 31 years).
+_MAX_SECONDS = 1e9
 
 
 def check_result(record: object, outcomes: Sequence[str], counts: Sequence[str]) -> None:
     """Check and normalise the fields a solver's result record shares (frozen:
     set through ``object.__setattr__``): ``outcome`` one of ``outcomes``,
     ``moves`` (a tuple of Moves), the non-negative integers named in
-    ``counts``, ``seconds``, ``verified``, ``variant``, ``deal``, ``start``
-    and ``proof`` (only for an unsolvable outcome).  Raises ValueError."""
+    ``counts``, ``seconds`` (a finite number, not negative), ``verified``,
+    ``variant``, ``deal``, ``start`` and, where the record has one, ``proof``
+    (only for an unsolvable outcome).  Raises ValueError."""
     r: Any = record
     if not isinstance(r.outcome, str) or r.outcome not in outcomes:
         raise ValueError(f"outcome must be one of {', '.join(outcomes)}, not {describe(r.outcome)}")
@@ -359,8 +362,8 @@ def check_result(record: object, outcomes: Sequence[str], counts: Sequence[str])
     object.__setattr__(r, "moves", tuple(r.moves))
     for name in counts:
         object.__setattr__(r, name, as_int(getattr(r, name), name, low=0, error=ValueError))
-    if is_bool(r.seconds) or not isinstance(r.seconds, int | float):
-        raise ValueError(f"seconds must be a number, not {describe(r.seconds)}")
+    seconds = as_number(r.seconds, "seconds", low=0, high=_MAX_SECONDS, error=ValueError)
+    object.__setattr__(r, "seconds", seconds)
     object.__setattr__(r, "verified", as_bool(r.verified, "verified", error=ValueError))
     if not isinstance(r.variant, str):
         raise ValueError(f"variant must be a str, not {describe(r.variant)}")
@@ -371,10 +374,11 @@ def check_result(record: object, outcomes: Sequence[str], counts: Sequence[str])
             raise ValueError(f"deal: {exc}") from None
     if r.start is not None and not isinstance(r.start, GameState):
         raise ValueError(f"start must be a GameState or None, not {describe(r.start)}")
-    if r.proof is not None:
-        if not isinstance(r.proof, str) or r.proof not in PROOFS:
+    proof = getattr(r, "proof", None)  # (a player's GameRecord has none)
+    if proof is not None:
+        if not isinstance(proof, str) or proof not in PROOFS:
             raise ValueError(
-                f"proof must be one of {', '.join(PROOFS)} or None, not {describe(r.proof)}"
+                f"proof must be one of {', '.join(PROOFS)} or None, not {describe(proof)}"
             )
         if r.outcome != "unsolvable":
             raise ValueError(

@@ -122,6 +122,7 @@ from .fast import (
     _max_moves,
     _to_moves,
     _verify,
+    check_result,
 )
 
 __all__ = [
@@ -248,11 +249,16 @@ class Player:
                 f"{describe(self.dial)}"
             ) from None
         name = self._text()
-        if self.depth != 1 and (self.policy != "careful" or not 2 <= self.depth <= MAX_DEPTH):
-            what = "" if self.policy == "careful" else f"{self.policy} has none; "
+        if self.depth != 1 and self.policy != "careful":
+            raise PlayerError(
+                f"{self.policy} has no look-ahead depth: depth must be 1, not "
+                f"{_short(self.depth)} (only careful looks ahead: lookahead-K is "
+                f"Player('careful', K))"
+            )
+        if self.depth != 1 and not 2 <= self.depth <= MAX_DEPTH:
             raise PlayerError(
                 f"look-ahead depth must be an integer from 2 to {MAX_DEPTH} "
-                f"(careful is depth 1), not {what}{_short(self.depth)}: {name!r}"
+                f"(careful is depth 1), not {_short(self.depth)}: {name!r}"
             )
         if self.policy in DIALS:
             low, high, what = DIALS[self.policy]
@@ -262,7 +268,10 @@ class Player:
                     f"not {_short(self.dial)}: {name!r}"
                 )
         elif self.dial != 0:
-            raise PlayerError(f"{self.policy} has no dial: {name!r}")
+            raise PlayerError(
+                f"{self.policy} has no dial: dial must be 0, not {_short(self.dial)} (the "
+                f"players with a dial are search-N and undo-N)"
+            )
         for tip in self.off:
             if tip not in TIPS:
                 raise PlayerError(f"unknown tip {tip!r} in {name!r}; tips: {', '.join(TIPS)}")
@@ -385,6 +394,15 @@ class GameRecord:
     takebacks: int = 0
     #: The position the game started from (for pictures and replays; not compared).
     start: GameState | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        check_result(self, ("won", "lost"), ("nodes", "decisions", "takebacks"))
+        if not isinstance(self.player, str) or not self.player:
+            raise ValueError(f"player must be a player's name, not {describe(self.player)}")
+        if not isinstance(self.ended, str) or self.ended not in _ENDED.values():
+            raise ValueError(
+                f"ended must be one of {', '.join(_ENDED.values())}, not {describe(self.ended)}"
+            )
 
     @property
     def solution(self) -> str:
