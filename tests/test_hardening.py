@@ -575,8 +575,8 @@ def test_every_result_record_checks_its_fields_with_one_checker():
                 make(bad)
             assert str(e.value) == f"seconds must be a number from 0 to 1,000,000,000, not {shown}"
     with pytest.raises(
-        ValueError, match="^ended must be one of home, stuck, patience, cap, not 'x'"
+        ValueError, match=r"^ended must be one of home, stuck, patience, cap, not 'x'"
     ):
         GameRecord(**{**game, "ended": "x"})
-    with pytest.raises(ValueError, match="^outcome must be one of won, lost, not 'solved' "):
+    with pytest.raises(ValueError, match=r"^outcome must be one of won, lost, not 'solved' "):
         GameRecord(**{**game, "outcome": "solved"})
