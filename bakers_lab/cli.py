@@ -42,6 +42,7 @@ from .app import IDLE_MINUTES, MAX_PAGES
 from .deals import Deal, DealError, deal, game_number_text
 from .rules import rules as _rules
 from .rules import variant_names
+from .userfile import read_user_file
 from .validate import shown
 
 __all__ = ["build_parser", "deal_json", "main"]
@@ -307,12 +308,14 @@ _MOVE_FILE = (
 
 #: Largest input file read (a board is about 200 bytes, the longest move list a few kB).
 MAX_INPUT = 1 << 20
+_EXPECTED = "a board or a move list is a few kB of text"
 
 
 def _read_input(path: str, option: str) -> str:
-    """The text of an input file (``-``: standard input): at most :data:`MAX_INPUT`
-    bytes (a device such as /dev/zero is not read forever), UTF-8 text (a byte order
-    mark is dropped); a file that is not is named in one line."""
+    """The text of an input file (``-``: standard input): a regular file (a pipe
+    with no writer, a device such as /dev/zero: refused at once, see
+    :mod:`.userfile`) of at most :data:`MAX_INPUT` bytes, UTF-8 text (a byte
+    order mark is dropped); a file that is not is named in one line."""
     if not path:
         raise ValueError(f"{option} needs a file name (or - for standard input), not ''")
     if path == "-":
@@ -321,18 +324,9 @@ def _read_input(path: str, option: str) -> str:
         where = f"{option} - (standard input)"
     else:
         where = f"{option} {shown(path, 200)}"
-        if "\x00" in path:
-            raise ValueError(f"{option} is a file name, which cannot hold a NUL character")
-        try:
-            with open(path, "rb") as f:
-                data = f.read(MAX_INPUT + 1)
-        except OSError as exc:
-            raise OSError(f"{where}: {exc.strerror or exc}") from None
+        data = read_user_file(path, option, limit=MAX_INPUT, expected=_EXPECTED)
     if len(data) > MAX_INPUT:
-        raise ValueError(
-            f"{where} holds more than {MAX_INPUT // 2**20} MiB; a board or a move list is a "
-            f"few kB of text"
-        )
+        raise ValueError(f"{where} holds more than {MAX_INPUT // 2**20} MiB; {_EXPECTED}")
     if isinstance(data, str):
         text = data
     else:

@@ -364,7 +364,7 @@ def test_input_files_are_read_with_care(capsys, tmp_path):
             f"{option} {big} holds more than 1 MiB; a board or a move list is a few kB of text"
         )
         assert cli_error(capsys, *command, option, str(tmp_path)) == (
-            f"{option} {tmp_path}: Is a directory"
+            f"{option} {tmp_path}: a folder, not a file"
         )
     bom = tmp_path / "bom.txt"
     bom.write_text("\ufeff" + board, encoding="utf-8")
@@ -388,10 +388,38 @@ def test_dev_zero_is_not_read_forever(tmp_path):
                               capture_output=True, text=True, timeout=60,
                               preexec_fn=limit)  # fmt: skip
         assert proc.returncode == 2
-        assert proc.stderr == (
-            f"bakers-lab: error: {args[-2]} /dev/zero holds more than 1 MiB; a board or a move "
-            f"list is a few kB of text\n"
-        )
+        assert proc.stderr == f"bakers-lab: error: {args[-2]} /dev/zero: a device, not a file\n"
+
+
+def test_special_files_are_refused_at_once(tmp_path):
+    """A named pipe with no writer used to block open() for good; a socket and a
+    device are refused the same way, before a byte is read."""
+    import os
+    import socket
+    import subprocess
+    import sys
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    sock_path = tmp_path / "sock"
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(sock_path))
+    try:
+        for path, kind in ((fifo, "a named pipe"), (sock_path, "a socket"),
+                           ("/dev/null", "a device")):  # fmt: skip
+            for args in (
+                ["solve", "--board"],
+                ["explain", "4", "--moves"],
+                ["hint", "5", "--moves"],
+            ):
+                proc = subprocess.run([sys.executable, "-m", "bakers_lab.cli", *args, str(path)],
+                                      capture_output=True, text=True, timeout=60)  # fmt: skip
+                assert (proc.returncode, proc.stderr) == (
+                    2,
+                    f"bakers-lab: error: {args[-1]} {path}: {kind}, not a file\n",
+                )
+    finally:
+        server.close()
 
 
 # -- 8. digits -----------------------------------------------------------------------------
