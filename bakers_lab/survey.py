@@ -78,15 +78,20 @@ from .table import (
     Layout,
     SurveyError,
     check_chunk,
+    check_digest,
     check_files,
     chunk_files,
     chunk_path,
     deal_series,
     deals_digest,
+    file_digest,
     for_disk,
     read_chunk,
     read_manifest,
     read_survey,
+    record_digest,
+    recorded_digests,
+    same_survey,
 )
 from .validate import as_bool, as_int, describe, shown, shown_int
 
@@ -405,10 +410,8 @@ def _check_existing(out: Path, cfg: _Config) -> None:
     (whose chunk files are all its own)."""
     manifest = out / _MANIFEST
     if manifest.exists():
-        old = read_manifest(manifest)
-        new = cfg.to_json()
-        if old != new:
-            diff = [k for k in new if old.get(k) != new[k]]
+        diff = same_survey(read_manifest(manifest), cfg.to_json())
+        if diff:
             raise SurveyError(
                 f"{out} holds another survey (it differs in: {', '.join(diff)}); "
                 f"choose another --out or delete that directory"
@@ -557,16 +560,21 @@ def survey(
     path = _check_out(out)
     cfg = _Config(r, plist, budget, chunk_size, deals_digest(numbers), len(numbers))
     _check_existing(path, cfg)  # before anything is written, even the lock
+    chunks = [numbers[i : i + chunk_size] for i in range(0, len(numbers), chunk_size)]
+    if (path / _MANIFEST).exists() and all(
+        chunk_path(path, i).exists() for i in range(len(chunks))
+    ):
+        return _collect(path, chunks, cfg.layout, record=False)  # finished: nothing to write
     client = _dask_client(scheduler) if backend == "dask" else None
     try:
         with _one_writer(path):
             _prepare(path, cfg)
-            chunks = [numbers[i : i + chunk_size] for i in range(0, len(numbers), chunk_size)]
             todo = [i for i in range(len(chunks)) if not chunk_path(path, i).exists()]
             done_deals = len(numbers) - sum(len(chunks[i]) for i in todo)
             bar = _progress(len(numbers), progress, done_deals)
             try:
-                for _, n, _ in _execute(str(path), todo, chunks, r, plist, budget, n_jobs, client):
+                for i, n, _ in _execute(str(path), todo, chunks, r, plist, budget, n_jobs, client):
+                    record_digest(path / _MANIFEST, i, file_digest(chunk_path(path, i)))
                     if bar is not None:
                         bar.update(n)
             finally:
@@ -578,18 +586,26 @@ def survey(
             client.close()
 
 
-def _collect(path: Path, chunks: list[list[int]], layout: Layout) -> pd.DataFrame:
-    """The finished table, checked: every chunk file holds exactly one row for each
-    (deal, player) of its chunk, the survey's columns, variant and outcomes, and
-    nothing else; a bad one is named."""
+def _collect(
+    path: Path, chunks: list[list[int]], layout: Layout, *, record: bool = True
+) -> pd.DataFrame:
+    """The finished table, checked: every chunk file matches its recorded checksum
+    and holds exactly one row for each (deal, player) of its chunk, the survey's
+    columns, variant and outcomes, and nothing else; a bad one is named.  With
+    ``record`` (the folder's writer), a checked chunk whose checksum was not kept
+    yet (a run killed between writing it and keeping it) has it kept now."""
     parts: list[pd.DataFrame] = []
+    recorded = recorded_digests(read_manifest(path / _MANIFEST))
     for i, numbers in enumerate(chunks):
         file = chunk_path(path, i)
         if not file.exists():
             raise SurveyError(f"{file} is missing; run the survey again to recompute it")
+        check_digest(file, i, recorded)
         table = read_chunk(file)
         columns = list(parts[0].columns) if parts else None
         check_chunk(file, table, layout, i, numbers=numbers, columns=columns)
+        if record and f"{i:06d}" not in recorded:
+            record_digest(path / _MANIFEST, i, file_digest(file))
         parts.append(table)
     table = pd.concat(parts, ignore_index=True)
     return table.sort_values(["deal", "player"], kind="stable").reset_index(drop=True)

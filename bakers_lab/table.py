@@ -38,6 +38,7 @@ import pyarrow as pa
 from .validate import describe, shown
 
 __all__ = [
+    "CHECKSUMS",
     "CORE_COLUMNS",
     "DEAL_TYPE",
     "MANIFEST",
@@ -46,15 +47,20 @@ __all__ = [
     "Layout",
     "SurveyError",
     "check_chunk",
+    "check_digest",
     "check_files",
     "chunk_files",
     "chunk_path",
     "deal_series",
     "deals_digest",
+    "file_digest",
     "for_disk",
     "read_chunk",
     "read_manifest",
     "read_survey",
+    "record_digest",
+    "recorded_digests",
+    "same_survey",
     "upgrade",
 ]
 
@@ -139,6 +145,57 @@ def read_manifest(manifest: Path) -> dict[str, Any]:
             f"(an object); choose another --out or delete that directory"
         )
     return old
+
+
+#: The ``_survey.json`` field that keeps each finished chunk's SHA-256 (by chunk
+#: number, six digits): a chunk whose bytes no longer match is named, never read.
+CHECKSUMS = "chunk_sha256"
+
+
+def file_digest(path: Path) -> str:
+    """The SHA-256 of a file's bytes, in hex."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def recorded_digests(config: dict[str, Any]) -> dict[str, str]:
+    """The chunk checksums a manifest keeps (none for a survey made before they were)."""
+    kept = config.get(CHECKSUMS, {})
+    return kept if isinstance(kept, dict) else {}
+
+
+def same_survey(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """The fields in which two survey configurations differ (none: the same survey).
+    One rule for a resume and for reading: every field counts, the players in their
+    order included, but for the chunk checksums (what was done, not what is asked)."""
+    keys = [k for k in dict.fromkeys([*new, *old]) if k != CHECKSUMS]
+    return [k for k in keys if old.get(k) != new.get(k)]
+
+
+def check_digest(path: Path, index: int, recorded: dict[str, str]) -> None:
+    """Raise :class:`SurveyError` if chunk ``index`` has a recorded checksum that its
+    bytes no longer match."""
+    want = recorded.get(f"{index:06d}")
+    if want is not None and file_digest(path) != want:
+        raise SurveyError(
+            f"chunk {index} ({path.name}) changed after it was written: delete it and run "
+            f"the survey again to recompute it"
+        )
+
+
+def record_digest(manifest: Path, index: int, digest: str) -> None:
+    """Keep chunk ``index``'s checksum in ``manifest`` (rewritten atomically; only the
+    survey's one writer calls this)."""
+    config = read_manifest(manifest)
+    kept = dict(recorded_digests(config))
+    kept[f"{index:06d}"] = digest
+    config[CHECKSUMS] = dict(sorted(kept.items()))
+    tmp = manifest.with_name(f".{manifest.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(config, indent=1), encoding="utf-8")
+    os.replace(tmp, manifest)
 
 
 @dataclass(frozen=True)
@@ -244,6 +301,12 @@ def check_chunk(
                           f"this survey does not have; {_RECOMPUTE}")  # fmt: skip
     deals = [int(n) for n in table["deal"]]
     order = list(dict.fromkeys(deals))
+    first = [p for d, p in zip(deals, players, strict=True) if d == deals[0]] if deals else []
+    if len(first) == len(layout.players) and tuple(first) != layout.players:
+        raise SurveyError(
+            f"{what}: its players come in the order {', '.join(first)}, and its {MANIFEST} "
+            f"says {', '.join(layout.players)} (was {MANIFEST} changed?); {_RECOMPUTE}"
+        )
     want = list(numbers) if numbers is not None else None
     pairs = set(zip(deals, players, strict=True))
     size = layout.deals_in(index)
@@ -274,9 +337,10 @@ def _few(numbers: Sequence[int]) -> str:
 def read_survey(out: str | os.PathLike[str]) -> pd.DataFrame:
     """The survey table in ``out``, sorted by deal and player.
 
-    Every chunk is checked against the survey's ``_survey.json`` (names, count,
-    columns, variant, players, outcomes and deals); :class:`SurveyError` names the
-    first file that does not fit, and says so when ``out`` holds no survey.
+    Every chunk is checked against the survey's ``_survey.json`` (its checksum
+    where the manifest keeps one, names, count, columns, variant, players and
+    their order, outcomes and deals); :class:`SurveyError` names the first file
+    that does not fit, and says so when ``out`` holds no survey.
     """
     if not isinstance(out, (str, os.PathLike)) or not str(out).strip():
         raise SurveyError(f"a survey is read from a directory path, not {describe(out)}")
@@ -294,11 +358,13 @@ def read_survey(out: str | os.PathLike[str]) -> pd.DataFrame:
             f"(pandas.read_parquet reads such files as they are)"
         )
     layout = Layout.of(manifest)
+    recorded = recorded_digests(read_manifest(manifest))
     check_files(Path(out), layout, complete=True)
     parts: list[pd.DataFrame] = []
     deals: list[int] = []
     for i in range(layout.n_chunks):
         path = chunk_path(out, i)
+        check_digest(path, i, recorded)
         table = read_chunk(path)
         columns = list(parts[0].columns) if parts else None
         deals += check_chunk(path, table, layout, i, columns=columns)

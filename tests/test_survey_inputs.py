@@ -110,6 +110,16 @@ def test_damaged_chunks_are_named(tmp_path):
     good = chunk1.read_bytes()
 
     chunk1.write_bytes(b"not parquet at all")
+    changed = r"^chunk 1 \(chunk-000001.parquet\) changed after it was written: delete it and "
+    with pytest.raises(SurveyError, match=changed):
+        bl.survey("1-6", out=out, chunk_size=2, progress=False)
+    with pytest.raises(SurveyError, match=changed):
+        bl.read_survey(out)
+    # a survey made before chunks had checksums: each chunk's contents are checked
+    manifest = out / "_survey.json"
+    config = json.loads(manifest.read_text())
+    assert sorted(config.pop("chunk_sha256")) == ["000000", "000001", "000002"]
+    manifest.write_text(json.dumps(config))
     with pytest.raises(SurveyError, match=r"chunk-000001.parquet is unreadable .* delete it"):
         bl.survey("1-6", out=out, chunk_size=2, progress=False)
     with pytest.raises(SurveyError, match=r"chunk-000001.parquet is unreadable"):
@@ -127,6 +137,53 @@ def test_damaged_chunks_are_named(tmp_path):
     assert chunk1_back["deal"].tolist() == [1, 2, 3, 4, 5, 6]
     assert pd.read_parquet(chunk1)["deal"].tolist() == [3, 4]
     assert len(good) > 0
+    # and every chunk's checksum is kept again (the ones the old run wrote, once checked)
+    assert sorted(json.loads(manifest.read_text())["chunk_sha256"]) == ["000000", "000001",
+                                                                        "000002"]  # fmt: skip
+
+
+def test_a_chunk_whose_values_changed_is_named(tmp_path):
+    """Same schema, same deals, other valid-looking moves: only the checksum can tell."""
+    out = tmp_path / "s"
+    bl.survey("1-4", out=out, chunk_size=2, players="careful", progress=False)
+    chunk1 = out / "chunk-000001.parquet"
+    table = pd.read_parquet(chunk1)
+    table["solution"] = pd.read_parquet(out / "chunk-000000.parquet")["solution"].to_numpy()
+    table.to_parquet(chunk1, index=False)
+    message = r"^chunk 1 \(chunk-000001.parquet\) changed after it was written: delete it and "
+    with pytest.raises(SurveyError, match=message + "run the survey again to recompute it$"):
+        bl.read_survey(out)
+    with pytest.raises(SurveyError, match=message):
+        bl.survey("1-4", out=out, chunk_size=2, players="careful", progress=False)
+
+
+def test_a_manifest_whose_players_were_reordered_is_named_by_reading_and_resuming(tmp_path):
+    out = tmp_path / "s"
+    bl.survey("1-2", out=out, players="greedy,careful", progress=False)
+    manifest = out / "_survey.json"
+    config = json.loads(manifest.read_text())
+    config["players"] = ["careful", "greedy"]
+    manifest.write_text(json.dumps(config))
+    with pytest.raises(
+        SurveyError,
+        match=r"its players come in the order greedy, careful, and "
+        r"its _survey.json says careful, greedy \(was _survey.json changed\?\)",
+    ):
+        bl.read_survey(out)
+    with pytest.raises(SurveyError, match=r"holds another survey .it differs in: players."):
+        bl.survey("1-2", out=out, players="greedy,careful", progress=False)
+
+
+def test_a_finished_survey_in_a_read_only_folder_is_read_without_its_lock(tmp_path):
+    out = tmp_path / "s"
+    first = bl.survey("1-2", out=out, players="greedy", progress=False)
+    (out / ".survey.lock").unlink()
+    out.chmod(0o555)
+    try:
+        again = bl.survey("1-2", out=out, players="greedy", progress=False)
+    finally:
+        out.chmod(0o755)
+    pd.testing.assert_frame_equal(first, again)
 
 
 @pytest.mark.parametrize(
@@ -173,6 +230,10 @@ def test_old_int64_tables_are_read_and_upgraded(tmp_path):
     old = df.assign(deal=df["deal"].astype(int).astype("int64"))
     (out / "chunk-000000.parquet").unlink()
     old.to_parquet(out / "chunk-000000.parquet")
+    manifest = out / "_survey.json"  # as such a table was written: no chunk checksums yet
+    manifest.write_text(json.dumps(
+        {k: v for k, v in json.loads(manifest.read_text()).items() if k != "chunk_sha256"}
+    ))  # fmt: skip
     back = bl.read_survey(out)
     assert back["deal"].map(type).eq(int).all() and back["deal"].tolist() == [1, 2, 3]
 
