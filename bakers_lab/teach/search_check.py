@@ -318,9 +318,15 @@ def check_search(
     stopped and reported.  See the module for what ``fn`` looks like and what is
     checked.
 
-    >>> from bakers_lab.solve.search import breadth_first
-    >>> check_search(breadth_first, "breadth_first", quiet=True).summary()
-    'breadth_first: every check passed (7 of 7 points) on 33 deals'
+    >>> from bakers_lab.solve.search import breadth_first, depth_first
+    >>> from bakers_lab.teach.cases import SEARCH_CASES
+    >>> check_search(breadth_first, "breadth_first", cases=SEARCH_CASES[:8], quiet=True).summary()
+    'breadth_first: every check passed (7 of 7 points) on 8 deals'
+    >>> r = check_search(depth_first, "breadth_first", cases=SEARCH_CASES[:8], quiet=True)
+    >>> print(r.failure.sentence.replace(": ", ":\n"))
+    your line has 16 moves, a shortest one 12:
+    it explores the newest node first:
+    a stack, not a queue (depth-first search)
     """
     if not callable(fn):
         raise TypeError(f"fn must be a search function, like breadth_first, not {describe(fn)}")
