@@ -323,9 +323,9 @@ def check_search(
     >>> check_search(breadth_first, "breadth_first", cases=SEARCH_CASES[:8], quiet=True).summary()
     'breadth_first: every check passed (7 of 7 points) on 8 deals'
     >>> r = check_search(depth_first, "breadth_first", cases=SEARCH_CASES[:8], quiet=True)
-    >>> print(r.failure.sentence.replace(": ", ":\n"))
-    your line has 16 moves, a shortest one 12:
-    it explores the newest node first:
+    >>> print(*r.failure.sentence.split(": "), sep="\\n")
+    your line has 16 moves, a shortest one 12
+    it explores the newest node first
     a stack, not a queue (depth-first search)
     """
     if not callable(fn):
