@@ -179,19 +179,20 @@ def slow_heuristic(state):
 # -- searches ---------------------------------------------------------------------
 @pytest.mark.parametrize("name", list(PROMISES))
 def test_every_reference_passes_its_promise(name):
-    r = check_search(PROMISES[name].reference, name, quiet=True)
+    # a generous time limit: the machine is shared, and the limit is tested elsewhere
+    r = check_search(PROMISES[name].reference, name, seconds=60, quiet=True)
     assert r.passed, str(r)
     assert r.points == r.possible == len(r.checks)
     assert r.failures == ()
 
 
 def test_right_submissions_pass():
-    r = check_search(bfs_right, "breadth_first", quiet=True)
+    r = check_search(bfs_right, "breadth_first", seconds=60, quiet=True)
     assert (
         r.summary()
         == "bfs_right (as breadth_first): every check passed (7 of 7 points) on 33 deals"
     )
-    assert check_search(astar_textbook, "astar", cases=SEARCH_CASES[:30], quiet=True).passed
+    assert check_search(astar_textbook, "astar", seconds=60, quiet=True).passed
 
 
 def test_depth_first_sold_as_breadth_first():
@@ -290,6 +291,12 @@ def test_report_is_frozen_scored_and_shown():
     with pytest.raises(dataclasses.FrozenInstanceError):
         r.checks = ()
     assert (r.points, r.possible, r.score) == (6, 7, 6 / 7)
+    assert r.grade(7) == 6.0 and r.grade(3) == 2.57
+    assert r.check("shortest").passed is False and r.check("once").passed is True
+    with pytest.raises(
+        ValueError, match="unknown check 'admissible'; this report's checks: returns"
+    ):
+        r.check("admissible")
     with pytest.raises(AssertionError, match="a stack, not a queue"):
         r.assert_passed()
     html = r._repr_html_()

@@ -7,7 +7,8 @@ case that fails it, with the board, the lines or values side by side and one
 sentence saying what the bug probably is.
 
 - ``summary()``: one line; ``str(report)``: the whole report as text;
-- ``points`` / ``possible``: for a grade (``score`` is their ratio);
+- ``points`` / ``possible``: for a grade (``score`` is their ratio;
+  ``grade(3)`` scales it to a question worth 3 points); ``check(name)``: one check;
 - ``assert_passed()``: raises ``AssertionError`` with the report when a check
   failed (an autograder's test cell needs nothing else);
 - ``_repr_html_()``: the report as Jupyter shows it (drawn by
@@ -19,6 +20,8 @@ sentence saying what the bug probably is.
 >>> r.summary()
 'breadth_first: every check passed (1 of 1 points) on 33 deals'
 >>> r.assert_passed()
+>>> r.grade(3), r.check("legal").passed
+(3.0, True)
 """
 
 from __future__ import annotations
@@ -147,6 +150,22 @@ class _Report:
             f"{self.subject}: {failed} of {len(self.checks)} checks failed{more} "
             f"({self.points:g} of {self.possible:g} points){where}"
         )
+
+    def check(self, name: str) -> Check:
+        """The check called ``name`` (``"shortest"``, ``"admissible"``, ...)."""
+        for c in self.checks:
+            if c.name == name:
+                return c
+        known = ", ".join(c.name for c in self.checks)
+        raise ValueError(f"unknown check {name!r}; this report's checks: {known}")
+
+    def grade(self, points: float) -> float:
+        """``points`` times :attr:`score`, to 2 decimals: the partial credit of an
+        nbgrader autograder cell whose last line is ``report.grade(3)`` (nbgrader
+        reads a number shown by such a cell as its points)."""
+        if isinstance(points, bool) or not isinstance(points, int | float) or points < 0:
+            raise ValueError(f"points must be a number at least 0, not {points!r}")
+        return round(points * self.score, 2)
 
     def assert_passed(self) -> None:
         """Raise ``AssertionError`` with the whole report unless every check passed."""
