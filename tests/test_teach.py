@@ -97,6 +97,12 @@ def bfs_illegal(problem):  # plays the second move first
     return [line[1], *line]
 
 
+def bfs_behind_the_back(problem):  # searches a problem of its own
+    from bakers_lab.solve.search import GameProblem
+
+    return bfs_right(GameProblem(problem.initial))
+
+
 def bfs_forever(problem):
     while True:
         pass
@@ -254,6 +260,12 @@ def test_illegal_move_named_with_its_reason():
     f = r.failure
     assert (f.check, f.case) == ("legal", Case("micro", 1004))
     assert f.sentence == "move 1 of your line, 2C>F, is not allowed: no foundation takes 2C now"
+
+
+def test_search_around_the_problem_is_refused():
+    r = check_search(bfs_behind_the_back, "breadth_first", cases=MICRO, quiet=True)
+    assert r.failure.case == Case("micro", 1002)  # 1000 and 1001 have no move at all
+    assert r.failure.sentence.startswith("your function never asked the problem for a move")
 
 
 def test_never_returns_is_stopped_and_reported():

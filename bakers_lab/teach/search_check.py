@@ -467,6 +467,18 @@ def _judge_run(
             ),
         )
         return
+    elif stats.generated == 0 and reference.stats.generated > 1:
+        judge.fail(
+            "returns",
+            failure(
+                "returns",
+                "your function never asked the problem for a move: search through "
+                "problem.actions and problem.result (or node.expand(problem)), so that "
+                "the check can see what it does",
+                lines=False,
+            ),
+        )
+        return
     mine = _moves(run.line)
     if run.kind == "line":
         assert run.line is not None
