@@ -354,12 +354,19 @@ def test_double_cards_not_home_overestimates():
     assert f.values == (("h", "2"), ("true distance", "1"))
     assert len(f.lines[0][1]) == 1
     c = next(f for f in r.failures if f.check == "consistent")
-    assert c.case == Case("micro", 1002)  # a position without a win: consistency is asked there too
+    assert c.case == Case("micro", 1004)  # a move between positions that can be won
     assert c.sentence == (
-        "the move AD>F lowers your heuristic from 24 to 22, by 2, but a move costs 1: it is not "
+        "the move 3S>F lowers your heuristic from 2 to 0, by 2, but a move costs 1: it is not "
         "consistent (A* with it must reopen positions)"
     )
-    assert c.values[:3] == (("move", "AD>F"), ("h before", "24"), ("h after", "22"))
+    assert c.values == (
+        ("move", "3S>F"),
+        ("h before", "2"),
+        ("h after", "0"),
+        ("true distance before", "1"),
+        ("true distance after", "0"),
+    )
+    assert r.failure.check == "admissible"  # the headline: the same deal, the first check
 
 
 def test_not_zero_at_the_goal():

@@ -16,7 +16,9 @@ compares with each position's true distance (:mod:`bakers_lab.teach.spaces`):
   admissible and a higher mean of h / true distance.
 
 Each failure names the smallest counterexample: the smallest deck, then seed,
-then the position nearest a win.
+then the position nearest a win; for consistency a move between positions that
+can still be won comes first (one from a dead position only when there is no
+other).
 """
 
 from __future__ import annotations
@@ -269,7 +271,7 @@ def _judge(
         for a, b, move in s.edges:
             ha, hb = values[base + a], values[base + b]
             if ha > hb + 1:
-                rank = (s.case, distance[base + a], base + a)
+                rank = (math.isinf(distance[base + a]), s.case, distance[base + a], base + a)
                 if worst is None or rank < worst[0]:  # type: ignore[operator]
                     worst = (rank, base + a, base + b, str(move))
     if worst is not None:
