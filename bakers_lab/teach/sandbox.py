@@ -1,0 +1,199 @@
+"""Run a student's function in a child process, with a time limit and a memory cap.
+
+A student's search may loop forever or fill the memory; the checker must
+survive both and say so in words.  :func:`run_limited` forks a child process
+(``multiprocessing`` with the ``fork`` start method, so functions defined in a
+notebook need not be pickled), caps the child's address space with
+``resource.setrlimit`` and waits at most ``seconds``; a child still running
+then is killed.  What the child sends back must be picklable.
+
+A bug in the student's code comes back as a :class:`Raised` holding the
+student's own traceback, trimmed to their code: the frames of bakers_lab
+itself (the checker, the rule engine) are left out, the error line is kept.
+
+>>> run_limited(lambda: 6 * 7, seconds=5)
+Returned(value=42)
+>>> r = run_limited(lambda: 1 // 0, seconds=5)
+>>> r.error, r.message
+('ZeroDivisionError', 'integer division or modulo by zero')
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import resource
+import time
+import traceback
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from pathlib import Path
+
+__all__ = [
+    "MEMORY_MB",
+    "Died",
+    "OutOfMemory",
+    "OutOfTime",
+    "Outcome",
+    "Pending",
+    "Raised",
+    "Returned",
+    "run_limited",
+    "start_limited",
+    "student_traceback",
+]
+
+#: Memory a student's function may take beyond what the process already holds (MB).
+MEMORY_MB = 1_000
+
+_LIBRARY = str(Path(__file__).resolve().parent.parent)  # bakers_lab/
+
+
+@dataclass(frozen=True)
+class Returned:
+    """The function returned ``value``."""
+
+    value: object
+
+
+@dataclass(frozen=True)
+class Raised:
+    """The function raised ``error`` (its class name) with ``message``; ``trace`` is
+    the traceback trimmed to the student's code."""
+
+    error: str
+    message: str
+    trace: str
+
+
+@dataclass(frozen=True)
+class OutOfTime:
+    """The function had not returned after ``seconds``: it was stopped."""
+
+    seconds: float
+
+
+@dataclass(frozen=True)
+class OutOfMemory:
+    """The function asked for more than ``megabytes`` MB of memory."""
+
+    megabytes: int
+
+
+@dataclass(frozen=True)
+class Died:
+    """The child process ended without an answer (``exitcode``: its exit code, or
+    minus the signal that killed it)."""
+
+    exitcode: int | None
+
+
+Outcome = Returned | Raised | OutOfTime | OutOfMemory | Died
+
+
+def _is_library(filename: str) -> bool:
+    try:
+        return str(Path(filename).resolve()).startswith(_LIBRARY)
+    except (OSError, ValueError):
+        return False
+
+
+def student_traceback(exc: BaseException) -> str:
+    """The traceback of ``exc`` without bakers_lab's own frames, ending in the error line.
+
+    >>> def mine():
+    ...     return {}["column"]
+    >>> try:
+    ...     mine()
+    ... except KeyError as e:
+    ...     print(student_traceback(e).splitlines()[-1])
+    KeyError: 'column'
+    """
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if not _is_library(f.filename)]
+    lines = ["Traceback (your code, most recent call last):\n"] if frames else []
+    lines += traceback.format_list(frames)
+    lines += traceback.format_exception_only(type(exc), exc)
+    return "".join(lines).rstrip("\n")
+
+
+def _address_space() -> int:
+    """The bytes of address space this process holds now (Linux; 0 elsewhere)."""
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0
+    return pages * os.sysconf("SC_PAGE_SIZE")
+
+
+def _child(job: Callable[[], object], conn: Connection, megabytes: int) -> None:
+    held = _address_space()
+    if held:
+        cap = held + megabytes * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    try:
+        answer: Outcome = Returned(job())
+    except MemoryError:
+        answer = OutOfMemory(megabytes)
+    except BaseException as exc:  # the student's bug, whatever it is: reported, not raised
+        answer = Raised(type(exc).__name__, str(exc), student_traceback(exc))
+    try:
+        conn.send(answer)
+    except MemoryError:
+        conn.send(OutOfMemory(megabytes))
+    except Exception as exc:  # an answer that cannot be pickled
+        conn.send(Raised(type(exc).__name__, str(exc), f"{type(exc).__name__}: {exc}"))
+    finally:
+        conn.close()
+
+
+class Pending:
+    """A job running in a child process (see :func:`start_limited`)."""
+
+    def __init__(self, job: Callable[[], object], megabytes: int) -> None:
+        context = multiprocessing.get_context("fork")
+        self._receive, send = context.Pipe(duplex=False)
+        with warnings.catch_warnings():  # forking a process with threads (a Jupyter kernel)
+            warnings.simplefilter("ignore", DeprecationWarning)
+            self._child = context.Process(target=_child, args=(job, send, megabytes), daemon=True)
+            self._child.start()
+        send.close()
+        self._started = time.monotonic()
+
+    def wait(self, seconds: float) -> Outcome:
+        """The job's outcome; a job still running ``seconds`` after it started is killed."""
+        left = max(0.0, self._started + seconds - time.monotonic())
+        try:
+            if self._receive.poll(left):
+                try:
+                    answer: Outcome = self._receive.recv()
+                except EOFError:
+                    answer = Died(None)
+            else:
+                answer = OutOfTime(seconds)
+        finally:
+            self._receive.close()
+            if self._child.is_alive():
+                self._child.kill()
+            self._child.join()
+        if isinstance(answer, Died):
+            answer = Died(self._child.exitcode)
+        return answer
+
+
+def start_limited(job: Callable[[], object], *, megabytes: int = MEMORY_MB) -> Pending:
+    """Start ``job()`` in a forked child process that may use ``megabytes`` MB beyond
+    the parent's memory; :meth:`Pending.wait` gives its outcome.  The parent may
+    work meanwhile (the checks run the reference search)."""
+    return Pending(job, megabytes)
+
+
+def run_limited(
+    job: Callable[[], object], *, seconds: float, megabytes: int = MEMORY_MB
+) -> Outcome:
+    """Run ``job()`` in a forked child process: its :class:`Returned` value, or what
+    stopped it (:class:`Raised`, :class:`OutOfTime`, :class:`OutOfMemory`,
+    :class:`Died`).  The child may use ``megabytes`` MB beyond the parent's memory
+    and ``seconds`` of wall-clock time."""
+    return start_limited(job, megabytes=megabytes).wait(seconds)

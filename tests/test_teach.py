@@ -1,0 +1,416 @@
+"""bakers_lab.teach: deliberately wrong submissions, each caught with the right sentence,
+and every reference algorithm passing every check of its promise."""
+
+from __future__ import annotations
+
+import dataclasses
+import heapq
+import itertools
+import time
+from collections import deque
+
+import pytest
+
+from bakers_lab.solve.heuristics import cards_not_home, detours
+from bakers_lab.solve.search import Node
+from bakers_lab.teach import (
+    HEURISTIC_CASES,
+    PROMISES,
+    SEARCH_CASES,
+    Case,
+    check_heuristic,
+    check_search,
+)
+from bakers_lab.teach.cases import flicker
+from bakers_lab.teach.spaces import state_space
+
+MICRO = SEARCH_CASES[:10]  # micro seeds 1000-1009: the first wrong lines show up here
+MICRO_POSITIONS = HEURISTIC_CASES[:20]
+
+
+# -- submissions -----------------------------------------------------------------
+def bfs_right(problem):
+    node = Node(problem.initial)
+    if problem.goal_test(node.state):
+        return node
+    frontier = deque([node])
+    reached = {problem.key(node.state)}
+    while frontier:
+        node = frontier.popleft()
+        for child in node.expand(problem):
+            if problem.goal_test(child.state):
+                return child
+            s = problem.key(child.state)
+            if s not in reached:
+                reached.add(s)
+                frontier.append(child)
+    return None
+
+
+def bfs_with_a_stack(problem):  # depth-first search sold as breadth-first
+    node = Node(problem.initial)
+    frontier = [node]
+    reached = {problem.key(node.state)}
+    while frontier:
+        node = frontier.pop()
+        for child in node.expand(problem):
+            if problem.goal_test(child.state):
+                return child
+            s = problem.key(child.state)
+            if s not in reached:
+                reached.add(s)
+                frontier.append(child)
+    return None
+
+
+def bfs_goal_late(problem):  # tests the goal when a node is taken from the queue
+    frontier = deque([Node(problem.initial)])
+    reached = {problem.key(problem.initial)}
+    while frontier:
+        node = frontier.popleft()
+        if problem.goal_test(node.state):
+            return node
+        for child in node.expand(problem):
+            s = problem.key(child.state)
+            if s not in reached:
+                reached.add(s)
+                frontier.append(child)
+    return None
+
+
+def bfs_never_marks(problem):  # no set of positions seen: a tree search
+    frontier = deque([Node(problem.initial)])
+    while frontier:
+        node = frontier.popleft()
+        for child in node.expand(problem):
+            if problem.goal_test(child.state):
+                return child
+            frontier.append(child)
+    return None
+
+
+def bfs_illegal(problem):  # plays the second move first
+    node = bfs_right(problem)
+    if node is None:
+        return None
+    line = node.solution()
+    return [line[1], *line]
+
+
+def bfs_behind_the_back(problem):  # searches a problem of its own
+    from bakers_lab.solve.search import GameProblem
+
+    return bfs_right(GameProblem(problem.initial))
+
+
+def bfs_forever(problem):
+    while True:
+        pass
+
+
+def bfs_memory(problem):
+    hoard = []
+    while True:
+        hoard.append(bytearray(10_000_000))
+
+
+def bfs_crashes(problem):
+    moves = problem.actions(problem.initial)
+    return moves[len(moves)]  # one past the end
+
+
+def astar_no_reopening(problem, h):  # a closed set that is never reopened
+    start = Node(problem.initial)
+    count = itertools.count()
+    frontier = [(h(start.state), next(count), start)]
+    closed = set()
+    while frontier:
+        _, _, node = heapq.heappop(frontier)
+        k = problem.key(node.state)
+        if k in closed:
+            continue
+        if problem.goal_test(node.state):
+            return node
+        closed.add(k)
+        for child in node.expand(problem):
+            if problem.key(child.state) not in closed:
+                heapq.heappush(frontier, (child.path_cost + h(child.state), next(count), child))
+    return None
+
+
+def astar_textbook(problem, h):  # right: reopens, ties first in, first out
+    start = Node(problem.initial)
+    count = itertools.count()
+    frontier = [(h(start.state), next(count), start)]
+    best = {problem.key(start.state): 0}
+    while frontier:
+        _, _, node = heapq.heappop(frontier)
+        if best[problem.key(node.state)] < node.path_cost:
+            continue
+        if problem.goal_test(node.state):
+            return node
+        for child in node.expand(problem):
+            s = problem.key(child.state)
+            if child.path_cost < best.get(s, 10**9):
+                best[s] = child.path_cost
+                heapq.heappush(frontier, (child.path_cost + h(child.state), next(count), child))
+    return None
+
+
+def twice_cards_not_home(state):
+    return 2 * cards_not_home(state)
+
+
+def one_more(state):
+    return cards_not_home(state) + 1
+
+
+def per_column(state):  # raises on an empty column
+    return sum(len(c) // len(c) for c in state.columns) + cards_not_home(state) - 2
+
+
+def halves(state):
+    return cards_not_home(state) / 2
+
+
+def below_zero(state):
+    return cards_not_home(state) - 3
+
+
+def slow_heuristic(state):
+    time.sleep(1)
+    return 0
+
+
+# -- searches ---------------------------------------------------------------------
+@pytest.mark.parametrize("name", list(PROMISES))
+def test_every_reference_passes_its_promise(name):
+    # a generous time limit: the machine is shared, and the limit is tested elsewhere
+    r = check_search(PROMISES[name].reference, name, seconds=60, quiet=True)
+    assert r.passed, str(r)
+    assert r.points == r.possible == len(r.checks)
+    assert r.failures == ()
+
+
+def test_right_submissions_pass():
+    r = check_search(bfs_right, "breadth_first", seconds=60, quiet=True)
+    assert (
+        r.summary()
+        == "bfs_right (as breadth_first): every check passed (7 of 7 points) on 33 deals"
+    )
+    assert check_search(astar_textbook, "astar", seconds=60, quiet=True).passed
+
+
+def test_depth_first_sold_as_breadth_first():
+    r = check_search(bfs_with_a_stack, "breadth_first", cases=MICRO, quiet=True)
+    f = r.failure
+    assert (f.check, f.case) == ("shortest", Case("micro", 1004))
+    assert f.sentence == (
+        "your line has 16 moves, a shortest one 12: it explores the newest node first: "
+        "a stack, not a queue (depth-first search)"
+    )
+    assert [label for label, _ in f.lines] == ["your line", "a shortest line"]
+    assert [len(m) for _, m in f.lines] == [16, 12]
+    assert "the smallest failing case, the micro deck, seed 1004: your line" in r.summary()
+    assert {c.name: c.passed for c in r.checks}["legal"] is True
+
+
+def test_goal_tested_too_late():
+    r = check_search(bfs_goal_late, "breadth_first", cases=MICRO, quiet=True)
+    f = r.failure
+    assert (f.check, f.case) == ("goal", Case("micro", 1004))
+    assert f.sentence == (
+        "it tests the goal too late: after generating a winning position it expanded 5 more "
+        "positions; test each child when it is generated"
+    )
+    assert {c.name: c.passed for c in r.checks}["shortest"] is True
+
+
+def test_positions_never_marked_seen():
+    r = check_search(bfs_never_marks, "breadth_first", quiet=True)
+    f = r.failure
+    assert f.case == Case("micro", 1002)  # three positions that lead back to each other
+    assert "it never marks positions as seen" in f.sentence
+    once = next(c for c in r.checks if c.name == "once")
+    assert once.passed is False and "it expands the same position more than once" in once.report
+
+
+def test_astar_without_reopening_under_an_inconsistent_heuristic():
+    r = check_search(astar_no_reopening, "astar", cases=MICRO, quiet=True)
+    f = r.failure
+    assert (f.check, f.case) == ("shortest", Case("micro", 1004))
+    assert f.sentence == (
+        "your line has 13 moves, a shortest one 12: it never reopens a position: under an "
+        "inconsistent heuristic, like this one, a shorter path can reach a position after it "
+        "was expanded, and A* must then put it back on the frontier (with the heuristic flicker)"
+    )
+    passed = {c.name: c.passed for c in r.checks}
+    assert passed == {
+        "returns": True,
+        "legal": True,
+        "gives_up": True,
+        "shortest": False,
+        "once": True,
+        "efficient": True,
+    }
+
+
+def test_illegal_move_named_with_its_reason():
+    r = check_search(bfs_illegal, "breadth_first", cases=MICRO, quiet=True)
+    f = r.failure
+    assert (f.check, f.case) == ("legal", Case("micro", 1004))
+    assert f.sentence == "move 1 of your line, 2C>F, is not allowed: no foundation takes 2C now"
+
+
+def test_search_around_the_problem_is_refused():
+    r = check_search(bfs_behind_the_back, "breadth_first", cases=MICRO, quiet=True)
+    assert r.failure.case == Case("micro", 1002)  # 1000 and 1001 have no move at all
+    assert r.failure.sentence.startswith("your function never asked the problem for a move")
+
+
+def test_never_returns_is_stopped_and_reported():
+    t0 = time.perf_counter()
+    r = check_search(bfs_forever, "breadth_first", seconds=1, quiet=True)
+    assert time.perf_counter() - t0 < 10
+    assert (
+        r.failure.sentence == "your function did not return within 1 s on the micro deck, seed 1000"
+    )
+    assert [c.passed for c in r.checks] == [False] + [None] * 6
+    assert r.points == 0 and r.possible == 7
+
+
+def test_memory_eater_is_stopped():
+    r = check_search(bfs_memory, "breadth_first", megabytes=200, quiet=True)
+    assert (
+        r.failure.sentence
+        == "your function used more than 200 MB of memory on the micro deck, seed 1000"
+    )
+
+
+def test_student_traceback_is_trimmed_to_their_code():
+    r = check_search(bfs_crashes, "breadth_first", cases=MICRO, quiet=True)
+    f = r.failure
+    assert (
+        f.sentence
+        == "your function raised IndexError on the micro deck, seed 1000: list index out of range"
+    )
+    assert "in bfs_crashes" in f.trace and "moves[len(moves)]" in f.trace
+    assert "bakers_lab" not in f.trace and f.trace.endswith("IndexError: list index out of range")
+
+
+def test_report_is_frozen_scored_and_shown():
+    r = check_search(bfs_with_a_stack, "breadth_first", cases=MICRO, quiet=True)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        r.checks = ()
+    assert (r.points, r.possible, r.score) == (6, 7, 6 / 7)
+    assert r.grade(7) == 6.0 and r.grade(3) == 2.57
+    assert r.check("shortest").passed is False and r.check("once").passed is True
+    with pytest.raises(
+        ValueError, match="unknown check 'admissible'; this report's checks: returns"
+    ):
+        r.check("admissible")
+    with pytest.raises(AssertionError, match="a stack, not a queue"):
+        r.assert_passed()
+    html = r._repr_html_()
+    assert "<svg" in html and "a stack, not a queue" in html and "your line" in html
+    text = str(r)
+    assert "classroom_micro, seed 1004" in text and "a shortest line" in text
+
+
+# -- heuristics -------------------------------------------------------------------
+def test_state_space_distances_agree_with_breadth_first():
+    from bakers_lab.solve.search import breadth_first
+
+    for case in HEURISTIC_CASES[20:25]:
+        s = state_space(case)
+        r = breadth_first(case.deal())
+        assert s.distance[0] == (len(r.solution) if r.solution else float("inf"))
+
+
+def test_library_heuristics_judged_right():
+    r = check_heuristic(detours, better_than="cards_not_home", quiet=True)
+    assert r.passed, str(r)
+    assert r.positions == 15_564
+    names = [i.name for i in r.informed]
+    assert names == ["detours", "zero", "cards_not_home", "burial"]
+    ratio = {i.name: i.mean_ratio for i in r.informed}
+    assert ratio["zero"] == 0 < ratio["cards_not_home"] < ratio["detours"] <= 1
+    r = check_heuristic(flicker, cases=MICRO_POSITIONS, quiet=True)
+    assert {c.name: c.passed for c in r.checks} == {
+        "runs": True,
+        "goal": True,
+        "admissible": True,
+        "consistent": False,
+    }
+
+
+def test_double_cards_not_home_overestimates():
+    r = check_heuristic(twice_cards_not_home, quiet=True)
+    f = next(f for f in r.failures if f.check == "admissible")
+    assert f.case == Case("micro", 1004)
+    assert (
+        f.sentence == "your heuristic says 2, but this position is won in 1 move: it overestimates"
+    )
+    assert f.values == (("h", "2"), ("true distance", "1"))
+    assert len(f.lines[0][1]) == 1
+    c = next(f for f in r.failures if f.check == "consistent")
+    assert c.case == Case("micro", 1004)  # a move between positions that can be won
+    assert c.sentence == (
+        "the move 3S>F lowers your heuristic from 2 to 0, by 2, but a move costs 1: it is not "
+        "consistent (A* with it must reopen positions)"
+    )
+    assert c.values == (
+        ("move", "3S>F"),
+        ("h before", "2"),
+        ("h after", "0"),
+        ("true distance before", "1"),
+        ("true distance after", "0"),
+    )
+    assert r.failure.check == "admissible"  # the headline: the same deal, the first check
+
+
+def test_not_zero_at_the_goal():
+    r = check_heuristic(one_more, cases=MICRO_POSITIONS, quiet=True)
+    f = r.failure
+    assert f.check == "goal"
+    assert f.sentence == "this position is won, yet your heuristic says 1: it must be 0 at the goal"
+    assert f.case.position(f.position).is_won
+
+
+def test_raises_on_an_empty_column():
+    r = check_heuristic(per_column, cases=MICRO_POSITIONS, quiet=True)
+    f = r.failure
+    assert f.check == "runs"
+    assert f.sentence == (
+        "on this position your heuristic raised ZeroDivisionError: "
+        "integer division or modulo by zero"
+    )
+    assert any(len(col) == 0 for col in f.case.position(f.position).columns)
+    assert "in per_column" in f.trace and "bakers_lab" not in f.trace
+    assert [c.passed for c in r.checks] == [False, None, None, None]
+
+
+def test_non_integer_and_negative_values():
+    r = check_heuristic(halves, cases=MICRO_POSITIONS, quiet=True)
+    assert r.failure.sentence == (
+        "on this position your heuristic returned 5.5, not a whole number: a heuristic counts moves"
+    )
+    r = check_heuristic(below_zero, cases=MICRO_POSITIONS, quiet=True)
+    assert "returned -1, a negative number" in r.failure.sentence
+
+
+def test_slow_heuristic_is_stopped():
+    r = check_heuristic(slow_heuristic, seconds=1, cases=MICRO_POSITIONS, quiet=True)
+    assert r.failure.sentence == "your heuristic did not rate the 597 positions within 1 s"
+
+
+def test_not_better_than_cards_not_home():
+    r = check_heuristic(
+        cards_not_home, better_than="cards_not_home", cases=MICRO_POSITIONS, quiet=True
+    )
+    better = r.checks[-1]
+    assert better.passed is False
+    assert better.report.startswith(
+        "it is not better than cards_not_home: its mean of h / true distance is"
+    )
+    assert r.failures == ()
