@@ -288,6 +288,7 @@ def test_a_win_on_the_board_is_said_with_par_and_the_solvers_length():
     for m in par.moves:
         _click_move(board, m)
     assert board.model.won
+    assert _text(board.status) == "Won: all cards home in 67 moves; par is 67 moves"
     assert _text(yours.message) == (
         "You won: all cards home in 67 moves; par is 67 moves; the solver's winning line "
         "has 73 moves."
@@ -301,8 +302,10 @@ def test_par_known_after_the_win_is_said_then():
     for m in par.moves:
         _click_move(board, m)
     assert _text(yours.message) == "You won: all cards home in 67 moves."
+    assert _text(board.status) == "Won: all cards home in 67 moves"
     yours.set_par(par)
     assert _text(yours.message) == "You won: all cards home in 67 moves; par is 67 moves."
+    assert _text(board.status) == "Won: all cards home in 67 moves; par is 67 moves"
 
 
 def test_the_line_under_the_board_follows_it_and_an_earlier_review_is_cleared():

@@ -285,6 +285,8 @@ class Board(widgets.VBox):
         self.clicks = widgets.Text(continuous_update=True, layout=widgets.Layout(display="none"))
         self.clicks.observe(self._clicked, names="value")
         self._listeners: list[Callable[[], None]] = []
+        #: Said after "Won: ..." in the status line (par, from the page that knows it).
+        self.won_note = ""
         self.undo.on_click(lambda _: self._act(self.model.undo))
         self.restart.on_click(lambda _: self._act(self.model.restart))
         self.ask.on_click(lambda _: self._act(lambda: self.model.ask(self.budget)))
@@ -316,6 +318,11 @@ class Board(widgets.VBox):
         """Call ``listener()`` after each change of the position (a move, undo,
         restart, load)."""
         self._listeners.append(listener)
+
+    def say_beside_a_win(self, text: str) -> None:
+        """Say ``text`` after "Won: ..." in the status line (now, if the game is won)."""
+        self.won_note = str(text)
+        self._refresh()
 
     def bring_into_view(self) -> None:
         """Scroll the page to the board: the browser brings the focused button under
@@ -360,6 +367,7 @@ class Board(widgets.VBox):
         self.undo.disabled = m.played == 0
         self.restart.disabled = m.played == 0
         self.ask.disabled = over
-        status = on_screen(m.status() + (f" ({m.note})" if m.note else ""))
+        won = f"; {self.won_note}" if m.won and self.won_note else ""
+        status = on_screen(m.status() + won + (f" ({m.note})" if m.note else ""))
         self.status.value = f"<b>{status}</b>" if over else status
         self.answer.value = escape(on_screen(m.answer))

@@ -173,6 +173,8 @@ class YourGame(widgets.VBox):
         layout: str = "row",
     ) -> None:
         self.board_widget = board
+        said = par.par_words() if par is not None else None
+        board.say_beside_a_win(said or "")
         self.budget = as_int(budget, "budget", low=1, high=MAX_NODES)
         self.solver_moves = solver_moves
         self.par = par
@@ -213,6 +215,8 @@ class YourGame(widgets.VBox):
         """Par, known now (the explorer looks for it after the verdict): said beside a
         win on the board from now on, and at once if the board shows one."""
         self.par = par
+        said = par.par_words() if par is not None else None
+        self.board_widget.say_beside_a_win(said or "")
         if self.board_widget.model.won and not self._loading:
             self._board_changed()
 
