@@ -175,6 +175,8 @@ def test_continue_from_here_brings_the_board_into_view(page, app):
     assert within_screen(explorer.locator(".bl-board-cards")), "the board's buttons"
     box = board.bounding_box()
     print("the board after Continue from here:", box, "window height", APP_VIEW["height"])
-    assert box is not None and box["y"] + box["height"] > 0.5 * box["height"]  # mostly seen
+    # the focused button under the picture comes to the middle of the window: the picture
+    # above it mostly in view (its top 80 px of 462 above the window at 1280 x 800)
+    assert box is not None and box["y"] + box["height"] > 0.75 * box["height"]
     shoot(page, "app_continued")
     assert page.refused == []
