@@ -287,7 +287,7 @@ def _how_long(result: SolveResult) -> str:
         return f"Solved in {done}."
     if result.outcome == "unsolvable":
         return f"Proved unwinnable in {done}."
-    return f"Not settled: the search stopped after {done}."
+    return f"The search stopped after {done}, unsettled."
 
 
 class _Gated:
