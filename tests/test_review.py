@@ -244,7 +244,7 @@ def test_continue_from_a_bots_game_or_the_winning_line_opens_the_board_there():
 
     w = GameExplorer("4")
     assert w.replay is not None and w.player_replay is not None and w.board is not None
-    page = w.tabs.children[0].children[-1].children
+    page = w.tabs.children[0].children[0].children
     buttons = [b for b in page if "Continue from here" in getattr(b, "description", "")]
     assert len(buttons) == 1
     w.replay.slider.value = 7

@@ -120,7 +120,7 @@ def test_deal_64_cannot_be_won_and_shows_the_deal():
     assert shown(w) == "Cannot be won: the solver proved that no sequence of moves wins"
     assert w.replay is None
     assert w.tabs.titles[0] == "The deal"
-    note, picture = w.tabs.children[0].children[-1].children
+    note, picture = w.tabs.children[0].children[0].children
     assert note.value == "No winning line to step through: the deal cannot be won."
     solved = w.model.solve(64, "bakers_dozen")
     assert f"Proved unwinnable in {solved.seconds:.1f} s, " in w.verdict.value
@@ -139,7 +139,7 @@ def test_deal_417_with_a_small_budget_is_still_open():
         "bakers-lab solve 417 --variant bakers_dozen --max-nodes 100000000 --table-mib 3072"
     )
     assert w.tabs.titles[0] == "The deal" and w.replay is None
-    note = w.tabs.children[0].children[-1].children[0]
+    note = w.tabs.children[0].children[0].children[0]
     assert note.value == "No winning line to step through: the deal is still open."
     # not solved, so not "Solved in": the search stopped without settling it
     seconds = w.model.solve(417, "bakers_dozen").seconds
@@ -255,7 +255,7 @@ def test_the_shortest_known_line_is_offered_beside_the_solvers():
     assert w.replay.slider.max == 67
     assert w.replay.model.moves == w.model.par(1, "bakers_dozen").moves
     w.replay.slider.value = 5
-    w.tabs.children[0].children[-1].children[-1].click()  # Continue from here
+    w.tabs.children[0].children[0].children[-1].click()  # Continue from here
     assert w.board is not None and w.board.model.played == 5
     assert w.your_game is not None
     assert "The board shows the shortest line after 5 moves" in w.your_game.message.value

@@ -290,6 +290,16 @@ def _how_long(result: SolveResult) -> str:
     return f"The search stopped after {done}, unsettled."
 
 
+def _shown_when_said(line: Any) -> None:
+    """An HTML line that takes no room on the page while it is empty."""
+
+    def follow(change: dict[str, Any]) -> None:
+        line.layout.display = None if change["new"] else "none"
+
+    line.layout.display = "none"
+    line.observe(follow, names="value")
+
+
 class _Gated:
     """A widget's ``value`` that a search writes only while it is the page's current
     one: a search replaced by a newer one (another number typed) writes nothing."""
@@ -401,7 +411,7 @@ class GameExplorer(widgets.VBox):
         self._line_box, self._player_box, self._board_page = (widgets.VBox() for _ in range(3))
         self.tabs = widgets.Tab(
             children=[
-                widgets.VBox([self.line_choice, self._line_box]),
+                widgets.VBox([self._line_box, self.line_choice]),
                 widgets.VBox(
                     [self.player, self.player_text, self.player_progress, self._player_box]
                 ),
@@ -434,8 +444,9 @@ class GameExplorer(widgets.VBox):
         self.add_class("bl-explorer")
         self.game.add_class("bl-explorer-game")
         self.verdict.add_class("bl-explorer-verdict")
-        self.progress.add_class("bl-explorer-progress")
-        self.player_progress.add_class("bl-explorer-progress")
+        for line in (self.progress, self.player_progress):
+            line.add_class("bl-explorer-progress")
+            _shown_when_said(line)
         self._say(_INTRO, tone="#555555", size="1em")
         if game is not None:
             self._request()
