@@ -391,3 +391,28 @@ def test_a_failure_while_solving_is_said_on_the_page(monkeypatch):
         "Something went wrong: SolverError: the solver's move list does not win when replayed"
     )
     assert not w.show.disabled and w.tabs.layout.display == "none"
+
+
+def test_a_first_compile_is_said_in_the_solving_line(monkeypatch):
+    """Where the searches are not compiled yet on this computer, the line that ticks while
+    the solver runs says so first (what bakers_lab.solve.compiled finds in numba's cache)."""
+    import bakers_lab.widgets.explorer as explorer
+    from bakers_lab.solve.compiled import FIRST_RUN, SEARCHES
+
+    def cold(*searches):
+        what, time = SEARCHES[searches[0]][:2]
+        return FIRST_RUN.format(what=what, time=time)
+
+    monkeypatch.setattr(explorer, "compile_notice", cold)
+    w = GameExplorer()
+    seen = _values(w.verdict)
+    progress = _values(w.progress)
+    w.game.value = "1"
+    assert seen[1] == (
+        "First run on this computer: compiling the solver, about a minute. Solving game 1: "
+        "the solver looks at up to 5,000,000 positions (a few seconds at most)… 0 s"
+    )
+    assert progress[0].startswith(
+        "First run on this computer: compiling the shortest-win search, about a minute. "
+        "Looking for the shortest win (par)"
+    )
