@@ -743,12 +743,60 @@ def _quiet_on_closed_pipe(
         return 1
 
 
+def _searches(players: str) -> list[str]:
+    """The compiled searches a comma-separated list of players (a survey's) runs."""
+    from .solve.compiled import player_search
+
+    names = [p.strip() for p in players.split(",") if p.strip()]
+    out = ["solver"] + (["shortest"] if "shortest" in names else [])
+    return out + [player_search(p) for p in names if p not in ("solver", "shortest")]
+
+
+#: The compiled searches each sub-command runs (for the first-compile notice), from its
+#: arguments; a sub-command not named here compiles nothing.
+_COMPILES: dict[str, Callable[[argparse.Namespace], Sequence[str]]] = {
+    "solve": lambda a: ["solver"],
+    "shortest": lambda a: ["shortest"],
+    "explain": lambda a: ["solver", "shortest"],  # its answer names par
+    "hint": lambda a: ["solver"],
+    "play": lambda a: [_searches(str(a.player))[-1]],
+    "survey": lambda a: _searches(str(a.players)),
+    "difficulty": lambda a: [] if _rated([a.number], a.variant) else ["solver", "board players"],
+    "pick": lambda a: (
+        [] if a.deals is None or _rated(a.deals, a.variant) else ["solver", "board players"]
+    ),
+}
+
+
+def _rated(deals: str | Sequence[int], variant: str) -> bool:
+    """True when every deal (a list of numbers, or a --deals SPEC) has a shipped rating."""
+    from .rating import rated
+    from .survey import parse_deals
+
+    numbers = parse_deals(deals) if isinstance(deals, str) else deals
+    return all(rated(n, variant) is not None for n in numbers)
+
+
+def _compile_notice(args: argparse.Namespace) -> None:
+    """Before a first compile (minutes of silence otherwise), say so on standard error."""
+    searches = _COMPILES.get(str(getattr(args, "command", "")))
+    if searches is None:
+        return
+    from .solve.compiled import compile_notice
+
+    with contextlib.suppress(ValueError, TypeError, AttributeError):  # the command says
+        said = compile_notice(*searches(args)) if searches(args) else ""
+        if said:
+            print(f"bakers-lab: {said}", file=sys.stderr, flush=True)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; return its exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
     run: Callable[[argparse.Namespace], int] = args.run
     try:
+        _compile_notice(args)
         return _quiet_on_closed_pipe(run, args)
     except (ValueError, TypeError, OSError, MemoryError) as exc:  # one line, never a traceback
         text = " ".join(str(exc).split()) or (

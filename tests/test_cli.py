@@ -198,3 +198,84 @@ def test_a_reader_that_goes_away_ends_the_command_quietly():
     p.stdout.close()
     err = p.stderr.read().decode()
     assert (p.wait(timeout=120), err) == (1, "")
+
+
+# -- the first-compile notice -------------------------------------------------
+def _copy_of_package(tmp_path, *, with_cache: bool):
+    """A copy of the package in ``tmp_path`` (numba's cache beside it only ``with_cache``;
+    the files' times are kept, as numba's index compares them)."""
+    import shutil
+    from pathlib import Path
+
+    source = Path(bl.__file__).parent
+    ignore = None if with_cache else shutil.ignore_patterns("__pycache__")
+    shutil.copytree(source, tmp_path / "bakers_lab", ignore=ignore)
+    return dict(os.environ, PYTHONPATH=str(tmp_path))
+
+
+NEEDS = (
+    "from bakers_lab.solve.compiled import SEARCHES, needs_compiling, compile_notice; "
+    "print([s for s in SEARCHES if needs_compiling(s)]); print(compile_notice('solver'))"
+)
+
+
+def test_a_cold_copy_needs_every_search_compiled_and_says_so(tmp_path):
+    env = _copy_of_package(tmp_path, with_cache=False)
+    out = subprocess.run(
+        [sys.executable, "-c", NEEDS], env=env, cwd=tmp_path, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == [
+        "['solver', 'shortest', 'players', 'board players', 'search players', 'undo players']",
+        "First run on this computer: compiling the solver, about a minute.",
+    ]
+
+
+def test_a_warm_cache_needs_nothing_until_the_source_changes(tmp_path):
+    bl.solve(1)  # the cache this test copies is written (or loaded)
+    bl.shortest(1)
+    for p in ("greedy", "search-1", "undo-1"):
+        bl.play(1, p)
+    env = _copy_of_package(tmp_path, with_cache=True)
+    run = [sys.executable, "-c", NEEDS]
+    out = subprocess.run(run, env=env, cwd=tmp_path, capture_output=True, text=True)
+    assert out.stdout.splitlines() == ["[]", ""], out.stderr
+    core = tmp_path / "bakers_lab" / "solve" / "_core.py"
+    with core.open("a") as f:  # an edited source: numba's index for it is stale now
+        f.write("\n# edited\n")
+    out = subprocess.run(run, env=env, cwd=tmp_path, capture_output=True, text=True)
+    assert out.stdout.splitlines() == [
+        "['solver', 'shortest']",
+        "First run on this computer: compiling the solver, about a minute.",
+    ], out.stderr
+
+
+def test_the_command_says_before_a_first_compile_that_it_compiles(tmp_path):
+    """``bakers-lab shortest 5`` on a cold cache: the notice comes within seconds, long
+    before the compile ends (the process is stopped once it has said it)."""
+    env = _copy_of_package(tmp_path, with_cache=False)
+    t0 = time.monotonic()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bakers_lab.cli", "shortest", "5"],
+        env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        first = proc.stderr.readline()
+        seconds = time.monotonic() - t0
+        assert proc.poll() is None  # still compiling
+    finally:
+        proc.kill()  # the process started above, by its handle
+        proc.wait()
+    assert first == (
+        "bakers-lab: First run on this computer: compiling the shortest-win search, "
+        "about a minute.\n"
+    )
+    assert seconds < 20
+
+
+def test_the_command_says_nothing_of_compiling_when_the_cache_is_warm(capsys):
+    bl.solve(5)
+    assert main(["solve", "5"]) == 0
+    assert capsys.readouterr().err == ""
+    assert main(["difficulty", "5"]) == 0  # a shipped rating: nothing runs
+    assert capsys.readouterr().err == ""

@@ -244,7 +244,7 @@ def test_continue_from_a_bots_game_or_the_winning_line_opens_the_board_there():
 
     w = GameExplorer("4")
     assert w.replay is not None and w.player_replay is not None and w.board is not None
-    page = w.tabs.children[0].children
+    page = w.tabs.children[0].children[0].children
     buttons = [b for b in page if "Continue from here" in getattr(b, "description", "")]
     assert len(buttons) == 1
     w.replay.slider.value = 7
@@ -267,4 +267,93 @@ def test_a_position_of_another_deal_or_a_wrong_move_list_is_refused_in_words():
     assert long.message == (
         "Cannot replay these moves: move 2 of 100000, AD>F, is illegal there: AD is already "
         "on a foundation"
+    )
+
+
+# -- your game follows the board ---------------------------------------------------------
+def _text(html_widget) -> str:
+    return re.sub(r"<[^>]+>", "", html_widget.value).replace("&gt;", ">").replace("&#x27;", "'")
+
+
+def _click_move(board: Board, move: bl.Move) -> None:
+    """Play ``move`` as a person does: its button among the legal moves."""
+    label = on_screen(move)
+    next(b for b in board.legal.children if b.description == label).click()
+
+
+def test_a_win_on_the_board_is_said_with_par_and_the_solvers_length():
+    par = bl.shortest(1, max_nodes=bl.solve.shortest.PAR_NODES)
+    board = Board(1)
+    yours = YourGame(board, solver_moves=73, par=par)
+    for m in par.moves:
+        _click_move(board, m)
+    assert board.model.won
+    assert _text(board.status) == "Won: all cards home in 67 moves; par is 67 moves"
+    assert _text(yours.message) == (
+        "You won: all cards home in 67 moves; par is 67 moves; the solver's winning line "
+        "has 73 moves."
+    )
+
+
+def test_par_known_after_the_win_is_said_then():
+    par = bl.shortest(1, max_nodes=bl.solve.shortest.PAR_NODES)
+    board = Board(1)
+    yours = YourGame(board)  # the explorer looks for par after the verdict
+    for m in par.moves:
+        _click_move(board, m)
+    assert _text(yours.message) == "You won: all cards home in 67 moves."
+    assert _text(board.status) == "Won: all cards home in 67 moves"
+    yours.set_par(par)
+    assert _text(yours.message) == "You won: all cards home in 67 moves; par is 67 moves."
+    assert _text(board.status) == "Won: all cards home in 67 moves; par is 67 moves"
+
+
+def test_the_line_under_the_board_follows_it_and_an_earlier_review_is_cleared():
+    board = Board(4)
+    yours = YourGame(board)
+    yours.where.click()
+    assert "You have not played a move yet" in yours.message.value
+    for m in CAREFUL_4.split()[:3]:
+        _click_move(board, bl.Move.parse(m))
+    assert _text(yours.message) == (
+        "3 moves played on the board. Where did I lose? asks the solver which of them lost "
+        "the game."
+    )
+    yours.paste.value = CAREFUL_4
+    yours.replay_pasted.click()
+    assert yours.yours is not None and yours.line is not None and board.model.played == 27
+    board.undo.click()  # the board changes: the review of the 27-move game goes
+    assert yours.yours is None and yours.line is None and yours.review is None
+    assert len(yours.children[-1].children) == 0
+    assert _text(yours.message).startswith("26 moves played on the board.")
+    board.restart.click()
+    assert _text(yours.message) == ""
+
+
+def test_an_empty_paste_changes_nothing_and_says_so():
+    board = Board(4)
+    yours = YourGame(board)
+    for m in CAREFUL_4.split()[:5]:
+        _click_move(board, bl.Move.parse(m))
+    for empty in ("", "   \n ", "# only a comment"):
+        yours.paste.value = empty
+        yours.replay_pasted.click()
+        assert board.model.played == 5  # the board's game stays
+        assert _text(yours.message) == (
+            "The box holds no move: paste the moves of a game first (the board is unchanged)."
+        )
+
+
+def test_a_top_card_with_nowhere_to_go_is_told_the_true_reason():
+    b = BoardModel(bl.deal(1))
+    movable = set(b.movable_cards())
+    stuck = [c[-1] for c in b.game.columns if c and c[-1] not in movable]
+    assert stuck  # deal 1 has top cards that cannot move at the start
+    for card in stuck:
+        assert (
+            b.click(f"card {card} 1") == f"{card} cannot move now: no column or foundation takes it"
+        )
+    buried = b.game.columns[0][0]
+    assert b.click(f"card {buried} 2") == (
+        f"{buried} cannot move now: only the top card of a column moves"
     )

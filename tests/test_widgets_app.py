@@ -58,8 +58,11 @@ def test_deal_1_is_winnable_with_its_line_a_players_loss_and_a_board():
     assert w.your_game.par is w.model.par(1, "bakers_dozen")  # a win on the board gets par
     assert "Solved in " in w.verdict.value  # with the work done
     rating = bl.difficulty(1)  # and how hard the deal is
-    seconds = w.model.solve(1, "bakers_dozen").seconds
-    assert f"Solved in {seconds:.1f} s. {html.escape(rating.summary())}." in w.verdict.value
+    solved = w.model.solve(1, "bakers_dozen")
+    assert (
+        f"Solved in {solved.seconds:.1f} s, {solved.nodes:,} positions. "
+        f"{html.escape(rating.summary())}."
+    ) in w.verdict.value
     assert w.model.difficulty(1, "bakers_dozen") == rating
     fresh = w.model.difficulty(40_001, "bakers_dozen")  # not shipped: from the kept games
     assert fresh.source == "computed" and fresh == bl.difficulty(40_001)
@@ -117,8 +120,10 @@ def test_deal_64_cannot_be_won_and_shows_the_deal():
     assert shown(w) == "Cannot be won: the solver proved that no sequence of moves wins"
     assert w.replay is None
     assert w.tabs.titles[0] == "The deal"
-    note, picture = w.tabs.children[0].children
+    note, picture = w.tabs.children[0].children[0].children
     assert note.value == "No winning line to step through: the deal cannot be won."
+    solved = w.model.solve(64, "bakers_dozen")
+    assert f"Proved unwinnable in {solved.seconds:.1f} s, " in w.verdict.value
     assert 'data-card="' in picture.value
     assert w.player_text.value.startswith("The careful player got stuck after ")
     assert "can be won" not in w.player_text.value
@@ -134,8 +139,12 @@ def test_deal_417_with_a_small_budget_is_still_open():
         "bakers-lab solve 417 --variant bakers_dozen --max-nodes 100000000 --table-mib 3072"
     )
     assert w.tabs.titles[0] == "The deal" and w.replay is None
-    note = w.tabs.children[0].children[0]
+    note = w.tabs.children[0].children[0].children[0]
     assert note.value == "No winning line to step through: the deal is still open."
+    # not solved, so not "Solved in": the search stopped without settling it
+    seconds = w.model.solve(417, "bakers_dozen").seconds
+    assert "Solved in" not in w.verdict.value
+    assert f"The search stopped after {seconds:.1f} s, 1,00" in w.verdict.value
     # another unresolved deal is not said to be open for everybody
     assert explore("5", budget=1).message == (
         "Still open: the solver found neither a win nor a proof of loss within its budget of "
@@ -186,19 +195,70 @@ def test_numbers_as_people_type_them():
 
 
 # -- behaviour -------------------------------------------------------------------
-def test_solving_is_announced_and_show_is_disabled_while_it_runs():
+def test_solving_is_announced_the_verdict_comes_first_and_par_follows():
     w = GameExplorer()
     seen = []
-    w.verdict.observe(lambda c: seen.append((c["new"], w.show.disabled)), names="value")
+    for part in (w.verdict, w.progress):
+        part.observe(
+            lambda c: seen.append((re.sub(r"<[^>]+>", "", c["new"]), w.tabs.layout.display)),
+            names="value",
+        )
     w.game.value = "1"
-    messages = [re.sub(r"<[^>]+>", "", v) for v, _ in seen]
+    messages = [text for text, _ in seen]
     assert messages[0] == "Solving game 1…"
     assert messages[1] == (  # then, each second, the time so far
         "Solving game 1: the solver looks at up to 5,000,000 positions (a few seconds at most)… 0 s"
     )
-    assert seen[0][1] is True  # the button is disabled while the solver runs
-    assert messages[-1].startswith("Winnable: ")
-    assert not w.show.disabled
+    # the verdict without par, the tabs shown with it; then par's own progress line
+    verdict = next(i for i, m in enumerate(messages) if m.startswith("Winnable: "))
+    assert "par (the fewest" not in messages[verdict] and seen[verdict][1] is None
+    assert messages[verdict + 1] == (
+        f"Looking for the shortest win (par) among up to {PAR_NODES:,} positions… 0 s"
+    )
+    assert messages[-1] == ""  # the progress line, once all is known
+    assert w.message.endswith("; par (the fewest moves that win) is 67 moves")
+    assert not w.show.disabled  # never: a number typed replaces a search
+
+
+def _values(widget):
+    seen = []
+    widget.observe(lambda c: seen.append(re.sub(r"<[^>]+>", "", c["new"])), names="value")
+    return seen
+
+
+def test_a_number_typed_during_a_search_replaces_it():
+    """In the web app the searches run in a thread: a number typed while game 417 is
+    being solved (seconds) is shown, and game 417's answer never is."""
+    w = GameExplorer(background=True)
+    seen = _values(w.verdict)
+    w.game.value = "417"
+    assert w._threads and w._threads[0].is_alive()  # the page is free meanwhile
+    w.game.value = "1"
+    w.wait(120)
+    assert w.message.startswith("Winnable: a winning line of 73 moves")
+    assert w.replay is not None and w.replay.slider.max == 73
+    assert w.board is not None and w.board.model.start.deal.number == 1
+    later = seen[seen.index("Solving game 1…") :]
+    assert not any("417" in text for text in later), later
+    assert not any("Still open" in text for text in seen)
+
+
+def test_the_shortest_known_line_is_offered_beside_the_solvers():
+    w = explore("1")
+    assert w.line_choice.layout.display is None
+    assert [label for label, _ in w.line_choice.options] == [
+        "the solver's (73 moves)",
+        "the shortest known (67 moves, par)",
+    ]
+    assert w.replay is not None and w.replay.slider.max == 73
+    w.line_choice.value = "shortest"
+    assert w.replay.slider.max == 67
+    assert w.replay.model.moves == w.model.par(1, "bakers_dozen").moves
+    w.replay.slider.value = 5
+    w.tabs.children[0].children[0].children[-1].click()  # Continue from here
+    assert w.board is not None and w.board.model.played == 5
+    assert w.your_game is not None
+    assert "The board shows the shortest line after 5 moves" in w.your_game.message.value
 
 
 def test_showing_the_same_game_again_rebuilds_nothing():
@@ -331,3 +391,28 @@ def test_a_failure_while_solving_is_said_on_the_page(monkeypatch):
         "Something went wrong: SolverError: the solver's move list does not win when replayed"
     )
     assert not w.show.disabled and w.tabs.layout.display == "none"
+
+
+def test_a_first_compile_is_said_in_the_solving_line(monkeypatch):
+    """Where the searches are not compiled yet on this computer, the line that ticks while
+    the solver runs says so first (what bakers_lab.solve.compiled finds in numba's cache)."""
+    import bakers_lab.widgets.explorer as explorer
+    from bakers_lab.solve.compiled import FIRST_RUN, SEARCHES
+
+    def cold(*searches):
+        what, time = SEARCHES[searches[0]][:2]
+        return FIRST_RUN.format(what=what, time=time)
+
+    monkeypatch.setattr(explorer, "compile_notice", cold)
+    w = GameExplorer()
+    seen = _values(w.verdict)
+    progress = _values(w.progress)
+    w.game.value = "1"
+    assert seen[1] == (
+        "First run on this computer: compiling the solver, about a minute. Solving game 1: "
+        "the solver looks at up to 5,000,000 positions (a few seconds at most)… 0 s"
+    )
+    assert progress[0].startswith(
+        "First run on this computer: compiling the shortest-win search, about a minute. "
+        "Looking for the shortest win (par)"
+    )

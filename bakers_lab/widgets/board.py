@@ -179,10 +179,19 @@ class BoardModel:
         elif card is not None and kind == "foundation":
             self.note = f"{card} cannot leave its foundation now"
         elif card is not None:
-            self.note = f"{card} cannot move now: only the top card of a column moves"
+            self.note = self._why_not(card, place)
         else:
             self.note = "pick a card that can move first"
         return self.note
+
+    def _why_not(self, card: Card, column: int | str | None) -> str:
+        """Why ``card`` (in ``column``), which cannot move now, cannot: the true reason."""
+        pile = self.game.columns[column] if isinstance(column, int) else ()
+        if not pile or pile[-1] == card:
+            return f"{card} cannot move now: no column or foundation takes it"
+        if self.game.rules.move_unit == "sequence":
+            return f"{card} cannot move now: the cards on it cannot move with it"
+        return f"{card} cannot move now: only the top card of a column moves"
 
     def undo(self) -> Move:
         """Take back the last move played on this board."""
@@ -275,6 +284,9 @@ class Board(widgets.VBox):
         # "foundation H" (and a count) here; hidden, as it is for the page only
         self.clicks = widgets.Text(continuous_update=True, layout=widgets.Layout(display="none"))
         self.clicks.observe(self._clicked, names="value")
+        self._listeners: list[Callable[[], None]] = []
+        #: Said after "Won: ..." in the status line (par, from the page that knows it).
+        self.won_note = ""
         self.undo.on_click(lambda _: self._act(self.model.undo))
         self.restart.on_click(lambda _: self._act(self.model.restart))
         self.ask.on_click(lambda _: self._act(lambda: self.model.ask(self.budget)))
@@ -302,6 +314,22 @@ class Board(widgets.VBox):
         """Show ``position`` (see :meth:`BoardModel.load`) and play on from it."""
         self._act(lambda: self.model.load(position))
 
+    def on_change(self, listener: Callable[[], None]) -> None:
+        """Call ``listener()`` after each change of the position (a move, undo,
+        restart, load)."""
+        self._listeners.append(listener)
+
+    def say_beside_a_win(self, text: str) -> None:
+        """Say ``text`` after "Won: ..." in the status line (now, if the game is won)."""
+        self.won_note = str(text)
+        self._refresh()
+
+    def bring_into_view(self) -> None:
+        """Scroll the page to the board: the browser brings the focused button under
+        the picture (the first card that can move, else undo) into the window."""
+        buttons = self.cards.children or (self.undo,)
+        buttons[0].focus()
+
     def _clicked(self, change: dict[str, Any]) -> None:
         if change["new"]:
             self._act(lambda: self.model.click(change["new"]))
@@ -315,8 +343,12 @@ class Board(widgets.VBox):
         self._act(lambda: self.model.play(text))
 
     def _act(self, action: Callable[[], object]) -> None:
+        before = self.model.game.key(), self.model.played
         action()
         self._refresh()
+        if (self.model.game.key(), self.model.played) != before:
+            for listener in self._listeners:
+                listener()
 
     def _refresh(self) -> None:
         m = self.model
@@ -335,6 +367,7 @@ class Board(widgets.VBox):
         self.undo.disabled = m.played == 0
         self.restart.disabled = m.played == 0
         self.ask.disabled = over
-        status = on_screen(m.status() + (f" ({m.note})" if m.note else ""))
+        won = f"; {self.won_note}" if m.won and self.won_note else ""
+        status = on_screen(m.status() + won + (f" ({m.note})" if m.note else ""))
         self.status.value = f"<b>{status}</b>" if over else status
         self.answer.value = escape(on_screen(m.answer))

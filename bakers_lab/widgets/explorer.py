@@ -5,22 +5,31 @@ knows, :class:`ExplorerModel`; :class:`Compare` replays games side by side."""
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from html import escape
 from typing import Any, TypeVar
 
 import ipywidgets as widgets
 
-from ..deals import DealError, deal, read_game_number
+from ..deals import Deal, DealError, deal, read_game_number
 from ..game import GameState
 from ..rating import RATERS, Difficulty, rated, tag_of
 from ..rules import rules, title, variant_names
 from ..shuffles import MAX_GAME_NUMBER
+from ..solve.compiled import compile_notice, player_search
 from ..solve.fast import DEFAULT_MAX_NODES, MAX_NODES, SolveResult, solve
 from ..solve.players import GameRecord, play
 from ..solve.shortest import PAR_BOUND, PAR_NODES, ShortestResult, shortest
-from ..validate import as_int, describe
-from ._common import _close_all, _continue_button, _count, _Ticker, on_screen
+from ..validate import as_bool, as_int, describe
+from ._common import (
+    DEFAULT_BUDGET,
+    _close_all,
+    _continue_button,
+    _count,
+    _Ticker,
+    on_screen,
+)
 from .board import Board
 from .replay import Replay
 from .review import YourGame
@@ -270,6 +279,45 @@ _INTRO = (
 )
 
 
+def _how_long(result: SolveResult) -> str:
+    """What the solver's search took, in words that fit its outcome ("Solved in" only
+    for a solved deal)."""
+    done = f"{result.seconds:.1f} s, {_count(result.nodes, 'position')}"
+    if result.outcome == "solved":
+        return f"Solved in {done}."
+    if result.outcome == "unsolvable":
+        return f"Proved unwinnable in {done}."
+    return f"The search stopped after {done}, unsettled."
+
+
+def _shown_when_said(line: Any) -> None:
+    """An HTML line that takes no room on the page while it is empty."""
+
+    def follow(change: dict[str, Any]) -> None:
+        line.layout.display = None if change["new"] else "none"
+
+    line.layout.display = "none"
+    line.observe(follow, names="value")
+
+
+class _Gated:
+    """A widget's ``value`` that a search writes only while it is the page's current
+    one: a search replaced by a newer one (another number typed) writes nothing."""
+
+    def __init__(self, current: Callable[[], bool], widget: Any) -> None:
+        self._current = current
+        self._widget = widget
+
+    @property
+    def value(self) -> Any:
+        return self._widget.value
+
+    @value.setter
+    def value(self, text: Any) -> None:
+        if self._current():
+            self._widget.value = text
+
+
 class GameExplorer(widgets.VBox):
     """Type a game number: see the deal, whether it can be won, the winning line
     or where a human-like player got stuck, and play it yourself.  The page of
@@ -281,10 +329,19 @@ class GameExplorer(widgets.VBox):
     the 7 + 6 columns of the game page) or ``"row"``.  Controls: ``game`` (a Text
     box: Enter, leaving it, or ``show`` shows the game), ``variant``, ``show``,
     ``verdict`` (the answer, or what is wrong with the number; ``message`` is
-    its plain text), ``tabs`` (the winning line or the deal; a player's game;
+    its plain text), ``progress`` (what is still being worked out, with the
+    seconds so far), ``tabs`` (the winning line or the deal; a player's game;
     play it yourself), ``player`` and ``player_text``.  Once a game is shown:
-    ``replay`` (the solver's winning line; ``None`` when there is none),
-    ``player_replay`` and ``board`` (a :class:`Board`).
+    ``replay`` (the winning line; ``None`` when there is none; ``line_choice``
+    switches between the solver's line and the shortest known, once par is
+    known), ``player_replay`` and ``board`` (a :class:`Board`).
+
+    The verdict and the tabs come as soon as the solver has answered; par, the
+    deal's rating and where the player lost fill in after, each announced in
+    ``progress``.  With ``background`` (the web app) the searches run in a
+    thread of their own, so the page stays live: a number typed meanwhile
+    replaces the search (its answer is dropped); :meth:`wait` waits for them.
+    Without it, showing a game returns once everything is known.
     """
 
     def __init__(
@@ -295,6 +352,7 @@ class GameExplorer(widgets.VBox):
         player: str = "careful",
         budget: int = DEFAULT_MAX_NODES,
         layout: str = "rows",
+        background: bool = False,
     ) -> None:
         if layout not in ("rows", "row"):
             raise ValueError(f"layout must be 'rows' or 'row', not {describe(layout)}")
@@ -304,6 +362,7 @@ class GameExplorer(widgets.VBox):
             )
         if player not in PLAYERS:
             raise ValueError(f"player must be one of {', '.join(PLAYERS)}, not {player!r}")
+        self._background = as_bool(background, "background")
         self.model = ExplorerModel(budget)
         self._rows = layout == "rows"
         self.game = widgets.Text(
@@ -328,6 +387,7 @@ class GameExplorer(widgets.VBox):
             layout=widgets.Layout(width="8em"),
         )
         self.verdict = widgets.HTML()
+        self.progress = widgets.HTML()
         self.message = ""
         self.player = widgets.Dropdown(
             options=[(label, name) for name, label in PLAYERS.items()],
@@ -336,27 +396,40 @@ class GameExplorer(widgets.VBox):
             layout=widgets.Layout(width="34em"),
         )
         self.player_text = widgets.HTML()
+        self.player_progress = widgets.HTML()
         self.replay: Replay | None = None
         self.player_replay: Replay | None = None
         self.board: Board | None = None
         self.your_game: YourGame | None = None
+        self.line_choice = widgets.ToggleButtons(
+            description="Line", style={"description_width": "initial"}
+        )
+        self.line_choice.layout.display = "none"
+        self._lines: dict[str, object] = {}  # what line_choice replays
         # where the shown game's widgets go: the winning line (or the deal), the
         # player's replay (under the player's controls), the board
-        self._line_page, self._player_box, self._board_page = (widgets.VBox() for _ in range(3))
+        self._line_box, self._player_box, self._board_page = (widgets.VBox() for _ in range(3))
         self.tabs = widgets.Tab(
             children=[
-                self._line_page,
-                widgets.VBox([self.player, self.player_text, self._player_box]),
+                widgets.VBox([self._line_box, self.line_choice]),
+                widgets.VBox(
+                    [self.player, self.player_text, self.player_progress, self._player_box]
+                ),
                 self._board_page,
             ],
             titles=("Winning line", "A player's game", "Play it yourself"),
             layout=widgets.Layout(display="none"),
         )
         self._shown: tuple[int, str] | None = None
+        self._asked: tuple[int, str] | None = None  # the game being worked out
+        self._generation = 0  # which search the page shows (a newer one replaces it)
+        self._player_generation = 0
+        self._threads: list[threading.Thread] = []
         self.show.on_click(lambda _: self._request())
         self.game.observe(lambda _: self._request(), names="value")
         self.variant.observe(lambda _: self._request(quiet=True), names="value")
         self.player.observe(lambda _: self._show_player(), names="value")
+        self.line_choice.observe(lambda _: self._show_line(), names="value")
         super().__init__(
             [
                 widgets.HBox(
@@ -364,15 +437,24 @@ class GameExplorer(widgets.VBox):
                     layout=widgets.Layout(flex_flow="row wrap"),
                 ),
                 self.verdict,
+                self.progress,
                 self.tabs,
             ]
         )
         self.add_class("bl-explorer")
         self.game.add_class("bl-explorer-game")
         self.verdict.add_class("bl-explorer-verdict")
+        for line in (self.progress, self.player_progress):
+            line.add_class("bl-explorer-progress")
+            _shown_when_said(line)
         self._say(_INTRO, tone="#555555", size="1em")
         if game is not None:
             self._request()
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Wait (at most ``timeout`` seconds each) for the searches started so far."""
+        for t in list(self._threads):
+            t.join(timeout)
 
     # -- drawing ------------------------------------------------------------------
     def _layout(self, variant: str) -> str:
@@ -381,28 +463,37 @@ class GameExplorer(widgets.VBox):
         n = rules(variant).columns
         return f"{n - n // 2}+{n // 2}" if n > 1 else "row"
 
-    def _say(self, text: str, *, tone: str, size: str = "1.15em", detail: str = "") -> None:
-        self.message = text
+    def _verdict_html(self, text: str, *, tone: str, size: str = "1.15em", detail: str = "") -> str:
         more = f'<div style="color:#555;font-size:0.9em;margin-top:2px">{detail}</div>'
-        self.verdict.value = (
+        return (
             f'<div style="border-left:5px solid {tone};padding:4px 10px;margin:8px 0;'
             f'font-size:{size};line-height:1.4;max-width:60em">'
             f'<span class="bl-message">{escape(text)}</span>{more if detail else ""}</div>'
         )
 
-    def _continue_button(self, replay: Replay) -> Any:
+    def _say(self, text: str, *, tone: str, size: str = "1.15em", detail: str = "") -> None:
+        self.message = text
+        self.verdict.value = self._verdict_html(text, tone=tone, size=size, detail=detail)
+
+    def _continue_button(self, replay: Replay, whose: str) -> Any:
         """ "Continue from here": the replay's position goes on the board, and the
         board's tab opens."""
-        go = _continue_button(lambda: self.continue_from(replay))
+        go = _continue_button(lambda: self.continue_from(replay, whose))
         go.add_class("bl-explorer-continue")
         return go
 
-    def continue_from(self, replay: Replay) -> None:
-        """Put the position ``replay`` shows on the board and open "Play it yourself"."""
+    def continue_from(self, replay: Replay, whose: str = "this replay") -> None:
+        """Put the position ``replay`` shows on the board, open "Play it yourself"
+        and say so there."""
         if self.board is None:
             return
-        self.board.load(replay.model.position(replay.step))
+        position = replay.model.position(replay.step)
+        self.board.load(position)
         self.tabs.selected_index = 2
+        if self.your_game is not None:
+            self.your_game.loaded(
+                f"The board shows {whose} after {_count(replay.step)}: play on from there."
+            )
 
     def _place(self, page: Any, *children: Any) -> None:
         """Put ``children`` on a page, closing what was there."""
@@ -412,6 +503,16 @@ class GameExplorer(widgets.VBox):
             _close_all(w)
 
     # -- acting -------------------------------------------------------------------
+    def _run(self, work: Callable[[], None]) -> None:
+        """Run ``work`` now, or (``background``) in a thread of its own."""
+        if not self._background:
+            work()
+            return
+        self._threads = [t for t in self._threads if t.is_alive()]
+        thread = threading.Thread(target=work, daemon=True)
+        self._threads.append(thread)
+        thread.start()
+
     def _request(self, *, quiet: bool = False) -> None:
         """Show the game typed (``quiet``: say nothing when the box is empty)."""
         if quiet and not self.game.value.strip():
@@ -419,80 +520,190 @@ class GameExplorer(widgets.VBox):
         try:
             number = ExplorerModel.parse(self.game.value)
         except ValueError as exc:
-            self._shown = None
+            self._generation += 1  # a search running is dropped
+            self._shown = self._asked = None
             self.tabs.layout.display = "none"
+            self.progress.value = ""
             self._say(str(exc), tone=_TONE["unsolvable"], size="1em")
             return
-        if (number, self.variant.value) != self._shown:
+        key = (number, self.variant.value)
+        if key not in (self._shown, self._asked):
             self._show_game(number, self.variant.value)
 
     def _show_game(self, number: int, variant: str) -> None:
-        self._shown = None
+        self._generation += 1
+        self._player_generation += 1
+        generation = self._generation
+        self._shown, self._asked = None, (number, variant)
         self.tabs.layout.display = "none"
-        self.show.disabled = True
+        self.progress.value = ""
         self._say(f"Solving game {number}…", tone="#888888")
+        self._run(lambda: self._work(generation, number, variant))
+
+    def _current(self, generation: int) -> Callable[[], bool]:
+        return lambda: generation == self._generation
+
+    def _work(self, generation: int, number: int, variant: str) -> None:
+        """Everything the page shows of a game, the quick parts first."""
+        current = self._current(generation)
         try:
-            with _Ticker(
-                self.verdict,
-                f"Solving game {number}: the solver looks at up to {self.model.budget:,} "
-                f"positions (a few seconds at most)…",
-            ):
-                result = self.model.solve(number, variant)
-            par = None
-            if result.solved:
-                with _Ticker(
-                    self.verdict,
-                    f"Game {number} can be won. Looking for its shortest win (par) among up "
-                    f"to {min(PAR_NODES, self.model.budget):,} positions…",
-                ):
-                    par = self.model.par(number, variant)
-            self._say(
-                self.model.verdict(result, par),
-                tone=_TONE[result.outcome],
-                detail=f"Solved in {result.seconds:.1f} s. "
-                f"{escape(self.model.difficulty(number, variant).summary())}.",
-            )
-            if result.solved:
-                self.replay = Replay(result, layout=self._layout(variant))
-                self._place(self._line_page, self.replay, self._continue_button(self.replay))
-                self.tabs.set_title(0, "Winning line")
-            else:
-                self.replay = None
-                start = GameState.from_deal(deal(number, variant))
-                why = "cannot be won" if result.outcome == "unsolvable" else "is still open"
-                note = widgets.HTML(f"No winning line to step through: the deal {why}.")
-                picture = widgets.HTML(start.to_html(layout=self._layout(variant)))
-                self._place(self._line_page, note, picture)
-                self.tabs.set_title(0, "The deal")
-            self.board = Board(
-                number, variant=variant, layout=self._layout(variant), budget=self.model.budget
-            )
-            self.your_game = YourGame(
-                self.board,
-                budget=self.model.budget,
-                solver_moves=len(result.moves) if result.solved else None,
-                par=par,
-                layout=self._layout(variant),
-            )
-            self._place(self._board_page, self.board, self.your_game)
-            self._shown = (number, variant)
-            self._show_player(result)
-            self.tabs.layout.display = None
+            self._verdict_first(current, number, variant)
+            if current():
+                self._slow_parts(current, number, variant)
         except Exception as exc:  # a bug: say so on the page too (a web app has no traceback)
-            self._say(f"Something went wrong: {type(exc).__name__}: {exc}", tone="#c0392b")
+            if current():
+                self.progress.value = ""
+                self._say(f"Something went wrong: {type(exc).__name__}: {exc}", tone="#c0392b")
             raise
         finally:
-            self.show.disabled = False
+            if current():
+                self._asked = None
 
-    def _show_player(self, result: SolveResult | None = None) -> None:
+    def _verdict_first(self, current: Callable[[], bool], number: int, variant: str) -> None:
+        """The solver's verdict, the tabs and what goes in them, as soon as known."""
+        first = compile_notice("solver")
+        text = (
+            f"Solving game {number}: the solver looks at up to {self.model.budget:,} "
+            f"positions (a few seconds at most)…"
+        )
+        with _Ticker(_Gated(current, self.verdict), f"{first} {text}" if first else text):
+            result = self.model.solve(number, variant)
+        if not current():
+            return  # another number was asked for meanwhile: this one is dropped
+        known = rated(number, variant)
+        detail = _how_long(result) + (f" {known.summary()}." if known is not None else "")
+        layout = self._layout(variant)
+        self._lines = {}
+        if result.solved:
+            self.replay = Replay(result, layout=layout)
+            self._lines["solver"] = result
+            self._place(
+                self._line_box, self.replay, self._continue_button(self.replay, "the winning line")
+            )
+            self.tabs.set_title(0, "Winning line")
+        else:
+            self.replay = None
+            start = GameState.from_deal(deal(number, variant))
+            why = "cannot be won" if result.outcome == "unsolvable" else "is still open"
+            note = widgets.HTML(f"No winning line to step through: the deal {why}.")
+            picture = widgets.HTML(start.to_html(layout=layout))
+            self._place(self._line_box, note, picture)
+            self.tabs.set_title(0, "The deal")
+        self.line_choice.layout.display = "none"
+        self.board = Board(number, variant=variant, layout=layout, budget=self.model.budget)
+        self.your_game = YourGame(
+            self.board,
+            budget=self.model.budget,
+            solver_moves=len(result.moves) if result.solved else None,
+            layout=layout,
+        )
+        self._place(self._board_page, self.board, self.your_game)
+        self._shown = (number, variant)
+        self.tabs.layout.display = None
+        self._say(self.model.verdict(result), tone=_TONE[result.outcome], detail=escape(detail))
+
+    def _slow_parts(self, current: Callable[[], bool], number: int, variant: str) -> None:
+        """Par, the player's game and where it was lost, and the deal's rating: each
+        announced in its own progress line, filled in when known."""
+        result = self.model.solve(number, variant)  # kept: free
+        gated = _Gated(current, self.progress)
+        par = None
+        if result.solved:
+            first = compile_notice("shortest")
+            text = (
+                f"Looking for the shortest win (par) among up to "
+                f"{min(PAR_NODES, self.model.budget):,} positions…"
+            )
+            with _Ticker(gated, f"{first} {text}" if first else text):
+                par = self.model.par(number, variant)
+            if not current():
+                return
+            if self.your_game is not None:
+                self.your_game.set_par(par)
+            if par.moves and len(par.moves) < len(result.moves):
+                self._offer_shortest(result, par, deal(number, variant))
+        known = rated(number, variant)
+        if known is None:
+            with _Ticker(gated, "Rating the deal: greedy, careful and lookahead-2 play it…"):
+                known = self.model.difficulty(number, variant)
+            if not current():
+                return
+        self._say(
+            self.model.verdict(result, par),
+            tone=_TONE[result.outcome],
+            detail=escape(f"{_how_long(result)} {known.summary()}."),
+        )
+        gated.value = ""
+        self._player_generation += 1
+        self._player_work(current, self._player_generation)
+
+    def _offer_shortest(self, result: SolveResult, par: ShortestResult, start: Deal) -> None:
+        """The shortest known line beside the solver's, to choose in ``line_choice``."""
+        self._lines["shortest"] = (start, list(par.moves))
+        said = "par" if par.par is not None else "the shortest found"
+        options = [
+            (f"the solver's ({_count(len(result.moves))})", "solver"),
+            (f"the shortest known ({_count(len(par.moves))}, {said})", "shortest"),
+        ]
+        self.line_choice.unobserve_all("value")
+        self.line_choice.options = options
+        self.line_choice.value = "solver"
+        self.line_choice.observe(lambda _: self._show_line(), names="value")
+        self.line_choice.tooltips = ["the line the solver found first", "the fewest moves known"]
+        self.line_choice.layout.display = None
+
+    def _show_line(self) -> None:
+        which = str(self.line_choice.value)
+        source = self._lines.get(which)
+        if source is None or self._shown is None:
+            return
+        self.replay = Replay(source, layout=self._layout(self._shown[1]))
+        whose = "the shortest line" if which == "shortest" else "the winning line"
+        self._place(self._line_box, self.replay, self._continue_button(self.replay, whose))
+
+    def _show_player(self) -> None:
+        """Another player chosen: its game (and where it lost), replacing the last."""
         if self._shown is None:
             return
+        self._player_generation += 1
+        generation, game_generation = self._player_generation, self._generation
+        self._run(lambda: self._player_work(self._current(game_generation), generation))
+
+    def _player_work(self, game_current: Callable[[], bool], generation: int) -> None:
+        def current() -> bool:
+            return game_current() and generation == self._player_generation
+
+        if self._shown is None or not current():
+            return
         number, variant = self._shown
-        if result is None:
-            result = self.model.solve(number, variant)  # kept: free
-        with _Ticker(self.player_text, f"Playing game {number} as {self.player.value}…"):
-            game = self.model.play(number, variant, self.player.value)
-        self.player_replay = Replay(game, layout=self._layout(variant))
-        self._place(self._player_box, self.player_replay, self._continue_button(self.player_replay))
+        name = str(self.player.value)
+        result = self.model.solve(number, variant)  # kept: free
+        first = compile_notice(player_search(name))
+        text = f"Playing game {number} as {name}…"
+        with _Ticker(_Gated(current, self.player_text), f"{first} {text}" if first else text):
+            game = self.model.play(number, variant, name)
+        if not current():
+            return
+        layout = self._layout(variant)
+        replay = Replay(game, layout=layout, find_loss=False)
+        self.player_replay = replay
+        whose = f"the {name} player's game"
+        self._place(self._player_box, replay, self._continue_button(replay, whose))
         par = self.model.par(number, variant) if result.solved else None  # kept: free
         self.player_text.value = escape(on_screen(ExplorerModel.player_summary(game, result, par)))
+        if game.won:
+            return
+        with _Ticker(
+            _Gated(current, self.player_progress),
+            f"Looking for the move that lost the {name} player's game…",
+        ):
+            e = replay.model.explain(DEFAULT_BUDGET)
+        if not current():
+            return
+        self.player_progress.value = ""
+        marked = Replay(replay.model.with_loss(e), layout=layout, find_loss=False)
+        marked.explanation = e
+        marked.loss.value = f"Where it was lost: {escape(on_screen(e.summary()))}"
+        marked.slider.value = replay.step  # where the person had stepped to
+        self.player_replay = marked
+        self._place(self._player_box, marked, self._continue_button(marked, whose))

@@ -173,6 +173,8 @@ class YourGame(widgets.VBox):
         layout: str = "row",
     ) -> None:
         self.board_widget = board
+        said = par.par_words() if par is not None else None
+        board.say_beside_a_win(said or "")
         self.budget = as_int(budget, "budget", low=1, high=MAX_NODES)
         self.solver_moves = solver_moves
         self.par = par
@@ -190,8 +192,10 @@ class YourGame(widgets.VBox):
         self.replay_pasted = _button("Replay this game", "play", "check the moves and replay them")
         self.message = widgets.HTML()
         self._answer = widgets.VBox()
+        self._loading = False  # the board changes because of this widget (paste, continue)
         self.where.on_click(lambda _: self._review(list(self.board_widget.model.game.history)))
-        self.replay_pasted.on_click(lambda _: self._review(self.paste.value, pasted=True))
+        self.replay_pasted.on_click(lambda _: self._replay_paste())
+        board.on_change(self._board_changed)
         super().__init__(
             [
                 widgets.HBox([self.where, self.message]),
@@ -207,6 +211,57 @@ class YourGame(widgets.VBox):
         body = f"<b>{escape(on_screen(text))}</b>" if strong else escape(on_screen(text))
         self.message.value = f'<div style="max-width:44em;line-height:1.4">{body}</div>'
 
+    def set_par(self, par: ShortestResult | None) -> None:
+        """Par, known now (the explorer looks for it after the verdict): said beside a
+        win on the board from now on, and at once if the board shows one."""
+        self.par = par
+        said = par.par_words() if par is not None else None
+        self.board_widget.say_beside_a_win(said or "")
+        if self.board_widget.model.won and not self._loading:
+            self._board_changed()
+
+    def loaded(self, text: str) -> None:
+        """The board was given another position from outside (the explorer's "Continue
+        from here"): say ``text`` here and scroll the board into view."""
+        self._say(text, strong=True)
+        self.board_widget.bring_into_view()
+
+    def _board_changed(self) -> None:
+        """The board's position changed: the review of the game before is cleared (unless
+        this widget put the position there), and the line here follows the board."""
+        if self._loading:
+            return
+        self.review = None
+        self._place()
+        board = self.board_widget.model
+        if board.won:
+            won = ReviewModel(
+                board.start,
+                list(board.game.history[len(board.start.history) :]),
+                budget=self.budget,
+                solver_moves=self.solver_moves,
+                par=self.par,
+            )
+            self._say(won.message, strong=True)
+        elif board.played:
+            self._say(
+                f"{_count(board.played)} played on the board. Where did I lose? asks the solver "
+                f"which of them lost the game."
+            )
+        else:
+            self._say("")
+
+    def _replay_paste(self) -> None:
+        """The pasted game: checked and explained, and put on the board, unless the box
+        holds no move (then nothing changes)."""
+        if not move_list(self.paste.value):
+            self._say(
+                "The box holds no move: paste the moves of a game first (the board is unchanged).",
+                strong=True,
+            )
+            return
+        self._review(self.paste.value, pasted=True)
+
     def _review(self, moves: str | Sequence[Move | str], *, pasted: bool = False) -> None:
         """Check and explain ``moves``; with ``pasted``, a legal list goes on the board."""
         start = self.board_widget.model.start
@@ -219,7 +274,7 @@ class YourGame(widgets.VBox):
             self._say(review.message, strong=True)
             return
         if pasted and review.yours is not None:
-            self.board_widget.load(review.yours.final)
+            self._load(review.yours.final)
         if review.needs_solver:
             self.where.disabled = self.replay_pasted.disabled = True
             try:
@@ -254,14 +309,22 @@ class YourGame(widgets.VBox):
         go.add_class("bl-review-continue")
         return widgets.VBox([widgets.HTML(f"<b>{escape(heading)}</b>"), replay, go])
 
+    def _load(self, position: GameState) -> None:
+        self._loading = True
+        try:
+            self.board_widget.load(position)
+        finally:
+            self._loading = False
+
     def _continue(self, replay: Replay) -> None:
         position = replay.model.position(replay.step)
-        self.board_widget.load(position)
+        self._load(position)
         self._say(
             f"The board above now shows this position ({_count(len(position.history))} "
             f"played): play on from there.",
             strong=True,
         )
+        self.board_widget.bring_into_view()
 
     def _place(self, *children: Any) -> None:
         old = self._answer.children
