@@ -259,6 +259,7 @@ def test_the_command_says_before_a_first_compile_that_it_compiles(tmp_path):
         [sys.executable, "-m", "bakers_lab.cli", "shortest", "5"],
         env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
+    assert proc.stderr is not None
     try:
         first = proc.stderr.readline()
         seconds = time.monotonic() - t0

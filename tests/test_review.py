@@ -8,6 +8,7 @@ import re
 import pytest
 
 import bakers_lab as bl
+from bakers_lab.solve.shortest import PAR_NODES
 
 pytest.importorskip("ipywidgets")  # an optional dependency (the notebooks extra)
 
@@ -282,7 +283,7 @@ def _click_move(board: Board, move: bl.Move) -> None:
 
 
 def test_a_win_on_the_board_is_said_with_par_and_the_solvers_length():
-    par = bl.shortest(1, max_nodes=bl.solve.shortest.PAR_NODES)
+    par = bl.shortest(1, max_nodes=PAR_NODES)
     board = Board(1)
     yours = YourGame(board, solver_moves=73, par=par)
     for m in par.moves:
@@ -296,7 +297,7 @@ def test_a_win_on_the_board_is_said_with_par_and_the_solvers_length():
 
 
 def test_par_known_after_the_win_is_said_then():
-    par = bl.shortest(1, max_nodes=bl.solve.shortest.PAR_NODES)
+    par = bl.shortest(1, max_nodes=PAR_NODES)
     board = Board(1)
     yours = YourGame(board)  # the explorer looks for par after the verdict
     for m in par.moves:

@@ -237,7 +237,8 @@ def test_a_number_typed_during_a_search_replaces_it():
     w.wait(120)
     assert w.message.startswith("Winnable: a winning line of 73 moves")
     assert w.replay is not None and w.replay.slider.max == 73
-    assert w.board is not None and w.board.model.start.deal.number == 1
+    assert w.board is not None and w.board.model.start.deal is not None
+    assert w.board.model.start.deal.number == 1
     later = seen[seen.index("Solving game 1…") :]
     assert not any("417" in text for text in later), later
     assert not any("Still open" in text for text in seen)
