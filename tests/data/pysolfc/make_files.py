@@ -109,12 +109,12 @@ def play_until_stuck(game: Any) -> None:
     seen: set[bytes] = set()
     for _ in range(150):
         state = _mirror(game)
-        seen.add(state.key)
+        seen.add(state.key())
         fresh = []
         for m in state.legal_moves():
             nxt = state.copy()
             nxt.play(m)
-            if nxt.key not in seen:
+            if nxt.key() not in seen:
                 fresh.append(m)
         if not fresh:
             break
@@ -124,7 +124,6 @@ def play_until_stuck(game: Any) -> None:
 def klondike_moves(game: Any, count: int) -> None:
     """A few Klondike moves: the talon dealt, as a click on it does."""
     for _ in range(count):
-        game.s.talon.playMoveMove  # the talon exists
         game.s.talon.dealCards()
         game.finishMove()
 
@@ -146,9 +145,8 @@ def main() -> None:
 
     import pysollib.app
     import pysollib.game
-    from pysollib.pysolrandom import construct_random
-
     import pysollib.resource
+    from pysollib.pysolrandom import construct_random
 
     pysollib.game.Game._showWinDialog = lambda self, *a, **k: True  # modal, see above
     # one cardset only: PySolFC would warn, in a modal dialog, that the other
@@ -198,9 +196,9 @@ def main() -> None:
         # autodrop from the start can throw this deal away (it sends home
         # cards the winning line builds on): it is switched on near the end
         total = len(bl.solve(_mirror(game)).moves)
-        play_solution(game, limit=total - 25)
+        play_solution(game, limit=total - 45)
         app.opt.autodrop = True
-        play_solution(game, limit=2)
+        play_solution(game, limit=1)
         save(game, "bakers_dozen_2_autodrop_in_progress.pysol")
         play_solution(game)
         assert game.finished
@@ -292,8 +290,10 @@ def main() -> None:
                 f = steps.pop(0)
 
                 def go() -> None:
-                    print(f"{f.__name__}: game {self.game.id} "
-                          f"#{self.game.getGameNumber(format=0)}", flush=True)
+                    print(
+                        f"{f.__name__}: game {self.game.id} #{self.game.getGameNumber(format=0)}",
+                        flush=True,
+                    )
                     try:
                         f(self, self.game)
                     except BaseException:
