@@ -20,8 +20,8 @@ running anything from them (:mod:`bakers_lab.pysolfile`) and without pysollib:
 >>> str(g.moves[0])
 'AD>F'
 >>> t = bl.read_pysol_stats("tests/data/pysolfc/statistics.dat", player="bob")
->>> t[["game_type", "game_number", "result"]].to_string(index=False)
-"      game_type     game_number  result\\nBaker's Dozen 123456789012345 perfect"
+>>> t.loc[0, "game_type"], t.loc[0, "game_number"], t.loc[0, "result"]
+("Baker's Dozen", 123456789012345, 'perfect')
 >>> t.attrs["note"]
 '1 game of another family left out: Klondike'
 """
@@ -360,10 +360,6 @@ def _replay(
     return played, state
 
 
-_COLUMNS = ["player", "game_type", "variant", "game_number", "pysol_number", "result",
-            "won", "started", "seconds", "pysolfc_id"]  # fmt: skip
-
-
 def read_pysol_stats(path: str | os.PathLike[str], player: str | None = None) -> pd.DataFrame:
     """A PySolFC statistics file's full log as a table, one row a game.
 
@@ -405,50 +401,51 @@ def read_pysol_stats(path: str | os.PathLike[str], player: str | None = None) ->
             known = ", ".join(str(n) for n in names) or "none"
             raise PysolFileError(f"{where}: no player {player!r} in the file; its players: {known}")
         names = {player: names[player]}
-    family = _family()
-    cols: dict[str, list[Any]] = {c: [] for c in _COLUMNS}
+    family = {gid: (PYSOLFC_NAMES[gid], r.name) for gid, r in _family().items()}
+    keep: list[tuple[Any, ...]] = []
     left: Counter[str] = Counter()
     total = 0
     for shown_name, key in names.items():
         entries = log[key]
         if not isinstance(entries, list):
             raise PysolFileError(f"{where}: damaged (the log of {shown_name})")
+        total += len(entries)
         for j, e in enumerate(entries, 1):
-            if not isinstance(e, tuple) or len(e) < 5:
+            if type(e) is not tuple or len(e) < 5:
                 raise PysolFileError(f"{where}: damaged (entry {j} of {shown_name}'s log)")
             gid, num, status, start, secs = e[:5]
-            if not isinstance(gid, int) or not isinstance(status, int) or status not in _STATUS:
+            word = _STATUS.get(status) if type(status) is int else None
+            if word is None or type(gid) is not int:
                 raise PysolFileError(f"{where}: damaged (entry {j} of {shown_name}'s log)")
-            total += 1
-            rules = family.get(gid)
-            if rules is None:
+            fam = family.get(gid)
+            if fam is None:
                 left[_type_name(gid)] += 1
                 continue
-            cols["player"].append(shown_name)
-            cols["game_type"].append(PYSOLFC_NAMES[gid])
-            cols["variant"].append(rules.name)
-            cols["game_number"].append(_number_text(num))
-            cols["pysol_number"].append(str(num))
-            cols["result"].append(_STATUS[status])
-            cols["won"].append(status > 0)
-            cols["started"].append(float(start) if isinstance(start, float | int) else math.nan)
-            cols["seconds"].append(float(secs) if isinstance(secs, float | int) else math.nan)
-            cols["pysolfc_id"].append(gid)
+            keep.append((shown_name, *fam, num, word, status > 0, start, secs, gid))
     if total == 0:
         who = f" for {player}" if player is not None else ""
         raise PysolFileError(f"{where}: the statistics file logs no game{who}")
+    cols = list(zip(*keep, strict=True)) if keep else [()] * 10
+    numbers: dict[object, int | None] = {}
+    game_numbers = [
+        numbers[x] if x in numbers else numbers.setdefault(x, _number_text(x)) for x in cols[3]
+    ]
+
+    def floats(values: tuple[Any, ...]) -> pd.Series:
+        return pd.to_numeric(pd.Series(values, dtype=object), errors="coerce").astype(float)
+
     t = pd.DataFrame(
         {
-            "player": pd.Series(cols["player"], dtype="string"),
-            "game_type": pd.Series(cols["game_type"], dtype="string"),
-            "variant": pd.Series(cols["variant"], dtype="string"),
-            "game_number": pd.Series(cols["game_number"], dtype=object),
-            "pysol_number": pd.Series(cols["pysol_number"], dtype="string"),
-            "result": pd.Series(cols["result"], dtype="string"),
-            "won": pd.Series(cols["won"], dtype=bool),
-            "started": pd.to_datetime(pd.Series(cols["started"], dtype=float), unit="s", utc=True),
-            "seconds": pd.Series(cols["seconds"], dtype=float),
-            "pysolfc_id": pd.Series(cols["pysolfc_id"], dtype="int64"),
+            "player": pd.Series(cols[0], dtype="string"),
+            "game_type": pd.Series(cols[1], dtype="string"),
+            "variant": pd.Series(cols[2], dtype="string"),
+            "game_number": pd.Series(game_numbers, dtype=object),
+            "pysol_number": pd.Series([str(x) for x in cols[3]], dtype="string"),
+            "result": pd.Series(cols[4], dtype="string"),
+            "won": pd.Series(cols[5], dtype=bool),
+            "started": pd.to_datetime(floats(cols[6]), unit="s", utc=True),
+            "seconds": floats(cols[7]),
+            "pysolfc_id": pd.Series(cols[8], dtype="int64"),
         }
     )
     n = sum(left.values())
