@@ -205,6 +205,8 @@ def loads_all(data: bytes, name: str = "<bytes>") -> list[Any]:
             text = str(e)
             if "refused" in text:
                 raise PysolFileError(f"{name}: {text}") from None
+            if "truncated" in text:
+                raise PysolFileError(f"{name}: the file is cut short (truncated)") from None
             raise PysolFileError(f"{name}: damaged or not a PySolFC file ({text})") from None
         except EOFError:
             raise PysolFileError(f"{name}: the file is cut short (truncated)") from None

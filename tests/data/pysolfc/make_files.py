@@ -14,9 +14,12 @@ PySolFC's ``Game.saveGame`` and the statistics by PySolFC's
 only to *choose* the moves (its solver finds the winning lines); it never
 writes a file.
 
-The one thing patched is the "Game won" dialog (``Game._showWinDialog``),
-which is modal and would wait for a click: the statistics are updated before
-it is shown, so nothing that is saved changes.
+Patched, none of it in what is saved: the "Game won" dialog
+(``Game._showWinDialog``), modal, would wait for a click (the statistics are
+updated before it is shown); the warning that cardsets of other kinds
+(Mahjongg, Tarock, ...) are missing, also a modal dialog, is skipped (one
+cardset is installed); the steps run from a Tk ``after`` set when each game's
+Tk mainloop begins.
 """
 
 from __future__ import annotations
@@ -166,8 +169,7 @@ def main() -> None:
         menus do: the current game ends (its statistics updated) first."""
         game.endGame()
         game.quitGame(gid, random=construct_random(str(number)))
-        # quitGame asks Tk to quit when idle (after_idle); under Xvfb the idle
-        # moment does not come, so the quit is asked for at once
+        # quitGame asks Tk to quit when idle (after_idle); the same quit, at once
         game.top.quit()
 
     def step(f: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
