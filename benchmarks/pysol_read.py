@@ -56,7 +56,7 @@ def build(entries: int) -> bytes:
     """A statistics file of ``entries`` log entries, the real ones repeated."""
     st = load_all(REAL)[0]
     real = [e for log in st.fields["prev_games"].values() for e in log]
-    players = {f"player{i}": [] for i in range(3)}
+    players: dict[str, list[tuple[object, ...]]] = {f"player{i}": [] for i in range(3)}
     names = list(players)
     for i in range(entries):
         e = real[i % len(real)]

@@ -6,6 +6,7 @@ import os
 import pickle
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -126,7 +127,7 @@ def test_an_unknown_player_names_the_players() -> None:
 class _PysolPickler(pickle.Pickler):
     """Pickles our stand-ins under PySolFC's own (module, name), as PySolFC's files do."""
 
-    def reducer_override(self, obj: object) -> object:
+    def reducer_override(self, obj: object) -> Any:
         name = getattr(obj, "pysol_name", None)
         if not isinstance(name, str):
             return NotImplemented
@@ -343,3 +344,21 @@ def test_a_fifo_is_not_read(tmp_path: Path) -> None:
         bl.read_pysol_game(p)
     with pytest.raises(PysolFileError, match=r"no such file$"):
         bl.read_pysol_stats(tmp_path / "nothing.dat")
+
+
+def test_a_microsoft_numbered_deal_above_31999_is_named(tmp_path: Path) -> None:
+    """PySolFC's "ms40000" is not its game 40000 (a Mersenne Twister deal): refused, named."""
+    objs = _save_objects(DATA / "bakers_dozen_5_given_up.pysol")
+    assert objs[6] == 5 | (1 << 1000)  # PySolFC's mark on its msN deals
+    objs[6] = 40000 | (1 << 1000)
+    p = tmp_path / "ms.pysol"
+    p.write_bytes(_dump(objs))
+    with pytest.raises(
+        PysolFileError, match=r"PySolFC deal ms40000 is a Microsoft-numbered deal above 31,999"
+    ):
+        bl.read_pysol_game(p)
+    # the same save claiming another game number: its moves do not fit that deal
+    objs[6] = 6 | (1 << 1000)
+    p.write_bytes(_dump(objs))
+    with pytest.raises(PysolFileError, match=r"ms\.pysol: PySolFC move 1 is not allowed|disagree"):
+        bl.read_pysol_game(p)

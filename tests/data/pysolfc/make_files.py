@@ -31,15 +31,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-SRC = os.path.abspath(sys.argv[1])
-OUT = os.path.abspath(sys.argv[2])
-HOME = os.path.join(OUT, ".home")
-sys.path.insert(0, SRC)
-sys.argv = [os.path.join(SRC, "pysol.py")]
-
-import bakers_lab as bl  # noqa: E402
-from bakers_lab.cards import Card  # noqa: E402
-from bakers_lab.moves import Dest  # noqa: E402
+import bakers_lab as bl
+from bakers_lab.cards import Card
+from bakers_lab.moves import Dest
 
 # PySolFC's config folder (~/.PySolFC) is under HOME: a fresh one, with one
 # cardset (PySolFC needs one to start), and its options set before it starts.
@@ -132,6 +126,17 @@ def klondike_moves(game: Any, count: int) -> None:
 
 
 def main() -> None:
+    if len(sys.argv) != 3:
+        sys.exit("usage: make_files.py PYSOLFC_SRC OUTDIR")
+    src, out = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    sys.path.insert(0, src)
+    sys.argv = [os.path.join(src, "pysol.py")]  # PySolFC finds its data beside it
+    run(src, out)
+
+
+def run(SRC: str, OUT: str) -> None:
+    """Play the games in PySolFC from ``SRC``; its files go to ``OUT``."""
+    HOME = os.path.join(OUT, ".home")
     import faulthandler
 
     faulthandler.dump_traceback_later(int(os.environ.get("PYSOL_WATCHDOG", "300")), exit=True)
