@@ -184,7 +184,10 @@ def read_pysol_game(path: str | os.PathLike[str]) -> PysolGame:
     """Read a PySolFC saved game: its deal, its moves, replayed and checked.
 
     The save's game id gives the variant (Baker's Dozen 31, Spanish Patience 85,
-    Good Measure 86, Portuguese Solitaire 308, Spanish Patience II 664), its
+    Good Measure 86, Portuguese Solitaire 308, Spanish Patience II 664; PySolFC
+    lets a foundation's top card come back to a column: a save that does so is
+    ``bakers_dozen_return``, or for the others that variant with
+    ``foundation_return=True``), its
     seed the game number (PySolFC's numbering, which :func:`bakers_lab.deal`
     deals).  Its moves (``history[:index]``: a move taken back and not played
     again is not among them) are translated into this toolkit's moves and played
@@ -260,7 +263,6 @@ def read_pysol_game(path: str | os.PathLike[str]) -> PysolGame:
     if rd.take(str, "end mark") != "EOF" or rd.i != len(objs):
         raise PysolFileError(f"{where}: damaged (it does not end where a save ends)")
 
-    d = deal(number, rules)
     history = moves_rec.get("history")
     index = moves_rec.get("index")
     if (
@@ -269,6 +271,9 @@ def read_pysol_game(path: str | os.PathLike[str]) -> PysolGame:
         or not 0 <= index <= len(history)
     ):
         raise PysolFileError(f"{where}: damaged (its move list)")
+    if _takes_back(history[:index]):
+        rules = _with_return(rules)
+    d = deal(number, rules)
     played, state = _replay(d, history[:index], stacks, where)
     seconds = stats.get("elapsed_time", math.nan) if stats is not None else math.nan
     start = gstats.get("start_time") if gstats is not None else None
@@ -286,6 +291,25 @@ def read_pysol_game(path: str | os.PathLike[str]) -> PysolGame:
         seconds=float(seconds) if isinstance(seconds, float | int) else math.nan,
         started=started,
     )
+
+
+def _takes_back(history: list[Any]) -> bool:
+    """Whether a move of ``history`` takes a card off a foundation (PySolFC allows it)."""
+    return any(
+        isinstance(am, Loaded) and am.get("from_stack_id") in (1, 2, 3, 4)
+        for entry in history
+        if isinstance(entry, list)
+        for am in entry
+    )
+
+
+def _with_return(r: Rules) -> Rules:
+    """``r`` where a foundation's top card may come back: its preset (Baker's Dozen as
+    PySolFC plays it is ``bakers_dozen_return``), else ``r`` with that one rule changed."""
+    for p in PRESETS.values():
+        if p.pysolfc_id == r.pysolfc_id and p.foundation_return:
+            return p
+    return r.replace(foundation_return=True)
 
 
 #: PySolFC's atomic moves that change no card (kept out of the replay).

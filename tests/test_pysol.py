@@ -362,3 +362,49 @@ def test_a_microsoft_numbered_deal_above_31999_is_named(tmp_path: Path) -> None:
     p.write_bytes(_dump(objs))
     with pytest.raises(PysolFileError, match=r"ms\.pysol: PySolFC move 1 is not allowed|disagree"):
         bl.read_pysol_game(p)
+
+
+def _with_stacks(objs: list[Any], change: Any) -> list[Any]:
+    """``objs`` with the save's stacks (objs[9:]: count, then id and face per card) changed."""
+    n, i, stacks = objs[8], 9, []
+    for _ in range(n):
+        k = objs[i]
+        stacks.append([objs[i + 1 + 2 * j] for j in range(k)])
+        i += 1 + 2 * k
+    change(stacks)
+    flat: list[Any] = []
+    for s in stacks:
+        flat += [len(s)] + [x for c in s for x in (c, 1)]
+    return objs[:9] + flat + objs[i:]
+
+
+def test_a_card_taken_back_from_a_foundation_is_bakers_dozen_as_pysolfc_plays_it(
+    tmp_path: Path,
+) -> None:
+    """PySolFC lets a foundation's top card come back: such a save is bakers_dozen_return."""
+    src = DATA / "bakers_dozen_11_in_progress.pysol"
+    g = bl.read_pysol_game(src)
+    ret = bl.GameState(bl.rules("bakers_dozen_return"), [list(c) for c in g.state.columns],
+                       [list(f) for f in g.state.foundations])  # fmt: skip
+    back = [m for m in ret.legal_moves() if any(m.card in f for f in g.state.foundations)]
+    assert back, "this position has a card to take back"
+    m = back[0]
+    pile = next(s for s, f in enumerate(g.state.foundations) if f and f[-1] == m.card)
+    col = next(i for i, c in enumerate(g.state.columns) if c and c[-1] == m.to)
+    objs = _save_objects(src)
+    moves = _moves_of(objs)
+    index = moves.fields["index"]  # type: ignore[attr-defined]
+    moves.fields["history"] = moves.fields["history"][:index] + [  # type: ignore[attr-defined]
+        [_Fake("pysollib.move.AMoveMove", ncards=1, from_stack_id=1 + pile,
+               to_stack_id=5 + col, frames=-1, shadow=-1)]
+    ]  # fmt: skip
+    moves.fields["index"] = index + 1  # type: ignore[attr-defined]
+
+    def take_back(stacks: list[list[int]]) -> None:
+        stacks[5 + col].append(stacks[1 + pile].pop())
+
+    p = tmp_path / "back.pysol"
+    p.write_bytes(_dump(_with_stacks(objs, take_back)))
+    back_game = bl.read_pysol_game(p)
+    assert back_game.deal.variant == "bakers_dozen_return"
+    assert back_game.moves[-1] == m and len(back_game.moves) == len(g.moves) + 1
