@@ -394,10 +394,10 @@ def test_a_card_taken_back_from_a_foundation_is_bakers_dozen_as_pysolfc_plays_it
     objs = _save_objects(src)
     moves = _moves_of(objs)
     index = moves.fields["index"]  # type: ignore[attr-defined]
-    moves.fields["history"] = moves.fields["history"][:index] + [  # type: ignore[attr-defined]
-        [_Fake("pysollib.move.AMoveMove", ncards=1, from_stack_id=1 + pile,
-               to_stack_id=5 + col, frames=-1, shadow=-1)]
-    ]  # fmt: skip
+    take = _Fake("pysollib.move.AMoveMove", ncards=1, from_stack_id=1 + pile,
+                 to_stack_id=5 + col, frames=-1, shadow=-1)  # fmt: skip
+    history = moves.fields["history"]  # type: ignore[attr-defined]
+    moves.fields["history"] = [*history[:index], [take]]  # type: ignore[attr-defined]
     moves.fields["index"] = index + 1  # type: ignore[attr-defined]
 
     def take_back(stacks: list[list[int]]) -> None:
