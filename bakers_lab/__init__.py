@@ -16,6 +16,7 @@ from .deals import Deal, DealError, deal, seeded_deal
 from .features import deal_features, describe_features
 from .game import GameState, Outcome
 from .moves import Dest, IllegalMoveError, Move, MoveError, parse_moves
+from .pysol import PysolFileError, PysolGame, read_pysol_game, read_pysol_stats
 from .rating import Difficulty, DifficultyError, difficulty, pick
 from .rules import PRESETS, Rules, RulesError, UnknownVariantError, rules, variant_names
 from .skill import effort, skill_curve
@@ -65,6 +66,8 @@ __all__ = [
     "Outcome",
     "Player",
     "PlayerError",
+    "PysolFileError",
+    "PysolGame",
     "Rules",
     "RulesError",
     "SearchResult",
@@ -91,6 +94,8 @@ __all__ = [
     "pick",
     "play",
     "rate_by_decile",
+    "read_pysol_game",
+    "read_pysol_stats",
     "read_survey",
     "rules",
     "seeded_deal",

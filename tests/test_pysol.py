@@ -1,0 +1,410 @@
+"""PySolFC's own files (tests/data/pysolfc, written by PySolFC itself): read safely."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+
+import bakers_lab as bl
+from bakers_lab.pysolfile import MAX_FILE_BYTES, PysolFileError
+
+DATA = Path(__file__).parent / "data" / "pysolfc"
+SAVES = sorted(p for p in DATA.glob("*.pysol") if not p.name.startswith("klondike"))
+
+#: What make_files.py played: file → (variant, game number, won)
+PLAYED = {
+    "bakers_dozen_1_won.pysol": ("bakers_dozen", 1, True),
+    "bakers_dozen_2_autodrop_in_progress.pysol": ("bakers_dozen", 2, False),
+    "bakers_dozen_2_autodrop_won.pysol": ("bakers_dozen", 2, True),
+    "bakers_dozen_3_won_with_undo.pysol": ("bakers_dozen", 3, True),
+    "bakers_dozen_4_lost.pysol": ("bakers_dozen", 4, False),
+    "bakers_dozen_5_given_up.pysol": ("bakers_dozen", 5, False),
+    "good_measure_6_won.pysol": ("good_measure", 6, True),
+    "spanish_patience_7_given_up.pysol": ("spanish_patience", 7, False),
+    "portuguese_solitaire_8_given_up.pysol": ("portuguese_solitaire", 8, False),
+    "spanish_patience_ii_9_given_up.pysol": ("spanish_patience_ii", 9, False),
+    "bakers_dozen_123456789012345_won.pysol": ("bakers_dozen", 123456789012345, True),
+    "bakers_dozen_11_in_progress.pysol": ("bakers_dozen", 11, False),
+}
+
+
+def _save_objects(path: Path) -> list[object]:
+    """The objects of a real save, as plain data (our safe reader), for building bad saves."""
+    from bakers_lab.pysolfile import load_all
+
+    return load_all(path)
+
+
+def test_every_save_is_known() -> None:
+    assert {p.name for p in SAVES} == set(PLAYED)
+
+
+@pytest.mark.parametrize("path", SAVES, ids=lambda p: p.name)
+def test_every_save_replays_to_the_position_it_holds(path: Path) -> None:
+    variant, number, won = PLAYED[path.name]
+    g = bl.read_pysol_game(path)
+    assert (g.deal.variant, g.deal.number, g.won) == (variant, number, won)
+    # the replay from bl.deal(number, variant) by the rule engine gives the same position
+    again = bl.GameState.from_deal(bl.deal(number, variant))
+    again.play_all(list(g.moves))
+    assert again.key() == g.state.key()
+    assert again.is_won == won
+    assert g.pysolfc_version == "3.6.1"
+
+
+def test_a_won_save_moves_every_card_home_and_the_15_digit_number_is_the_mersenne_path() -> None:
+    g = bl.read_pysol_game(DATA / "bakers_dozen_123456789012345_won.pysol")
+    assert g.deal == bl.deal(123456789012345)
+    assert g.state.cards_home == 52 and g.finished
+    assert sum(m.to is bl.Dest.FOUNDATION for m in g.moves) == 52
+
+
+def test_automatic_moves_to_the_foundations_are_moves() -> None:
+    """With PySolFC's autodrop on, its own moves to the foundations are in the save."""
+    g = bl.read_pysol_game(DATA / "bakers_dozen_2_autodrop_won.pysol")
+    assert g.won and g.state.cards_home == 52
+
+
+def test_good_measure_starts_with_its_two_aces_home() -> None:
+    g = bl.read_pysol_game(DATA / "good_measure_6_won.pysol")
+    start = bl.GameState.from_deal(g.deal)
+    assert start.cards_home == 2 and g.game_type == "Good Measure"
+
+
+def test_a_klondike_save_is_named() -> None:
+    with pytest.raises(PysolFileError, match=r"is a Klondike game, not one of the Baker's Dozen"):
+        bl.read_pysol_game(DATA / "klondike_10_given_up.pysol")
+
+
+def test_the_stats_table_equals_the_games_played() -> None:
+    t = bl.read_pysol_stats(DATA / "statistics.dat")
+    rows = list(
+        t[["player", "game_type", "variant", "game_number", "result"]].itertuples(
+            index=False, name=None
+        )
+    )
+    assert rows == [
+        ("alice", "Baker's Dozen", "bakers_dozen", 1, "perfect"),
+        ("alice", "Baker's Dozen", "bakers_dozen", 2, "perfect"),
+        ("alice", "Baker's Dozen", "bakers_dozen", 3, "won"),  # an undo: won, not perfect
+        ("alice", "Baker's Dozen", "bakers_dozen", 4, "lost"),
+        ("alice", "Baker's Dozen", "bakers_dozen", 5, "lost"),  # given up
+        ("alice", "Good Measure", "good_measure", 6, "perfect"),
+        ("alice", "Spanish Patience", "spanish_patience", 7, "lost"),
+        ("alice", "Portuguese Solitaire", "portuguese_solitaire", 8, "lost"),
+        ("alice", "Spanish Patience II", "spanish_patience_ii", 9, "lost"),
+        ("bob", "Baker's Dozen", "bakers_dozen", 123456789012345, "perfect"),
+    ]
+    # game 11 was saved and held ("Hold and quit"): not in the log
+    assert t.attrs["note"] == "1 game of another family left out: Klondike"
+    assert t.attrs["left_out"] == {"Klondike": 1}
+    assert list(t["won"]) == [r[4] != "lost" for r in rows]
+    assert t["started"].is_monotonic_increasing and str(t["started"].dt.tz) == "UTC"
+    # a save's start time is the log's
+    g = bl.read_pysol_game(DATA / "bakers_dozen_4_lost.pysol")
+    assert t["started"][3] == g.started
+
+
+def test_one_player() -> None:
+    t = bl.read_pysol_stats(DATA / "statistics.dat", player="alice")
+    assert set(t["player"]) == {"alice"} and len(t) == 9
+    assert t.attrs["note"] == ""
+
+
+def test_an_unknown_player_names_the_players() -> None:
+    with pytest.raises(
+        PysolFileError, match=r"no player 'carol' in the file; its players: alice, bob$"
+    ):
+        bl.read_pysol_stats(DATA / "statistics.dat", player="carol")
+
+
+class _PysolPickler(pickle.Pickler):
+    """Pickles our stand-ins under PySolFC's own (module, name), as PySolFC's files do."""
+
+    def reducer_override(self, obj: object) -> Any:
+        name = getattr(obj, "pysol_name", None)
+        if not isinstance(name, str):
+            return NotImplemented
+        return (_stub(name), (), dict(obj.fields))  # type: ignore[attr-defined]
+
+
+_STUBS: dict[str, type] = {}
+
+
+def _stub(full: str) -> type:
+    """A class that pickles as ``full`` (a fake module holds it while the test dumps)."""
+    import sys
+    import types
+
+    if full not in _STUBS:
+        module, name = full.rsplit(".", 1)
+        cls = type(name, (), {"__module__": module, "__qualname__": name})
+        parts = module.split(".")
+        for i in range(1, len(parts) + 1):
+            mod = ".".join(parts[:i])
+            sys.modules.setdefault(mod, types.ModuleType(mod))
+        setattr(sys.modules[module], name, cls)
+        _STUBS[full] = cls
+    return _STUBS[full]
+
+
+def _dump(objs: list[object]) -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    p = _PysolPickler(buf, protocol=5)
+    for o in objs:
+        p.dump(o)
+    return buf.getvalue()
+
+
+class _Fake:
+    """An object pickled as PySolFC's class ``pysol_name`` with ``fields``."""
+
+    def __init__(self, pysol_name: str, **fields: object) -> None:
+        self.pysol_name = pysol_name
+        self.fields = fields
+
+
+def _write_stats(tmp_path: Path, prev_games: dict[object, list[tuple[object, ...]]]) -> Path:
+    p = tmp_path / "statistics.dat"
+    p.write_bytes(_dump([_Fake("pysollib.app_statistics.Statistics", prev_games=prev_games)]))
+    return p
+
+
+def test_an_empty_log_is_one_line(tmp_path: Path) -> None:
+    p = _write_stats(tmp_path, {})
+    with pytest.raises(PysolFileError, match=r"the statistics file logs no game$"):
+        bl.read_pysol_stats(p)
+
+
+@pytest.mark.parametrize(
+    "payload",
+    ["os.system", "builtins.eval", "subprocess.Popen", "unknown"],
+)
+def test_a_pickle_that_would_run_code_is_refused_and_nothing_runs(
+    tmp_path: Path, payload: str
+) -> None:
+    flag = tmp_path / "HACKED"
+    cmd = f"touch {flag}"
+
+    class Evil:
+        def __reduce__(self) -> tuple[object, ...]:
+            import builtins
+            import os as os_
+
+            if payload == "os.system":
+                return (os_.system, (cmd,))
+            if payload == "builtins.eval":
+                return (builtins.eval, (f"__import__('os').system({cmd!r})",))
+            if payload == "subprocess.Popen":
+                return (subprocess.Popen, (["touch", str(flag)],))
+            return (pd.DataFrame, ())
+
+    p = tmp_path / "evil.pysol"
+    # a real save's header first, then the payload where the random state goes
+    p.write_bytes(
+        b"".join(pickle.dumps(x) for x in ("PySolFC", "3.6.1", (3, 6, 1), 0, 2, 31, 1))
+        + pickle.dumps(Evil())
+    )
+    for read in (bl.read_pysol_game, bl.read_pysol_stats):
+        with pytest.raises(PysolFileError, match=r"refused to load [\w.]+: it is not one of"):
+            read(p)
+    assert not flag.exists()
+    (tmp_path / "s.dat").write_bytes(pickle.dumps(Evil()))
+    with pytest.raises(PysolFileError, match=r"refused to load"):
+        bl.read_pysol_stats(tmp_path / "s.dat")
+    assert not flag.exists()
+
+
+def test_getattr_is_allowed_only_for_the_mersenne_seed(tmp_path: Path) -> None:
+    """PySolFC's MT saves hold builtins.getattr(MTRandom, 'seed'); no other getattr passes."""
+    flag = tmp_path / "HACKED"
+
+    class Evil:
+        def __reduce__(self) -> tuple[object, ...]:
+            return (getattr, ("a text", "upper"))
+
+    p = tmp_path / "evil.pysol"
+    p.write_bytes(pickle.dumps(Evil()))
+    with pytest.raises(PysolFileError, match=r"refused builtins.getattr on str, 'upper'$"):
+        bl.read_pysol_game(p)
+    assert not flag.exists()
+
+
+def test_truncated_and_not_a_pickle(tmp_path: Path) -> None:
+    data = (DATA / "bakers_dozen_5_given_up.pysol").read_bytes()
+    cut = tmp_path / "cut.pysol"
+    cut.write_bytes(data[: len(data) // 2])
+    for size in (len(data) // 2, len(data) - 1, 40):
+        cut.write_bytes(data[:size])
+        with pytest.raises(
+            PysolFileError, match=r"cut\.pysol: the file is cut short \(truncated\)$"
+        ):
+            bl.read_pysol_game(cut)
+    text = tmp_path / "notes.pysol"
+    text.write_text("my best game ever\n")
+    with pytest.raises(
+        PysolFileError, match=r"notes.pysol: not a PySolFC file \(it is not a Python pickle\)$"
+    ):
+        bl.read_pysol_game(text)
+    empty = tmp_path / "empty.pysol"
+    empty.write_bytes(b"")
+    with pytest.raises(PysolFileError, match=r"the file is empty$"):
+        bl.read_pysol_game(empty)
+
+
+def test_a_stats_file_is_not_a_save_and_back() -> None:
+    with pytest.raises(PysolFileError, match=r"a PySolFC statistics file, not a saved game"):
+        bl.read_pysol_game(DATA / "statistics.dat")
+    with pytest.raises(PysolFileError, match=r"a PySolFC saved game, not a statistics file"):
+        bl.read_pysol_stats(DATA / "bakers_dozen_1_won.pysol")
+
+
+def _moves_of(objs: list[object]) -> object:
+    return next(o for o in objs if getattr(o, "pysol_name", "").endswith("GameMoves"))
+
+
+def test_a_resaved_real_save_still_reads(tmp_path: Path) -> None:
+    """The test's own re-pickling of a real save (used below) keeps it readable."""
+    src = DATA / "bakers_dozen_5_given_up.pysol"
+    p = tmp_path / "same.pysol"
+    p.write_bytes(_dump(_save_objects(src)))
+    assert bl.read_pysol_game(p).moves == bl.read_pysol_game(src).moves
+
+
+def test_an_unknown_atomic_move_is_named(tmp_path: Path) -> None:
+    objs = _save_objects(DATA / "bakers_dozen_5_given_up.pysol")
+    history = _moves_of(objs).fields["history"]  # type: ignore[attr-defined]
+    # PySolFC's own move of another kind of game: a shuffle (Mahjongg's)
+    history[1] = [_Fake("pysollib.move.AShuffleStackMove", stack_id=5, card_ids=(), state=1)]
+    p = tmp_path / "shuffle.pysol"
+    p.write_bytes(_dump(objs))
+    with pytest.raises(
+        PysolFileError,
+        match=r"PySolFC move 2 is a AShuffleStackMove, which has no place in Baker's Dozen$",
+    ):
+        bl.read_pysol_game(p)
+    # a name no PySolFC file holds is refused before anything is built
+    history[1] = [_Fake("pysollib.move.ATeleportMove", ncards=1)]
+    p.write_bytes(_dump(objs))
+    with pytest.raises(PysolFileError, match=r"refused to load pysollib.move.ATeleportMove"):
+        bl.read_pysol_game(p)
+
+
+def test_stacks_that_disagree_with_the_moves(tmp_path: Path) -> None:
+    """A save whose last move was dropped: its stacks hold a position its moves do not reach."""
+    objs = _save_objects(DATA / "bakers_dozen_5_given_up.pysol")
+    moves = _moves_of(objs)
+    assert moves.fields["index"] == 4  # type: ignore[attr-defined]
+    moves.fields["index"] = 3  # type: ignore[attr-defined]
+    p = tmp_path / "cut_moves.pysol"
+    p.write_bytes(_dump(objs))
+    with pytest.raises(
+        PysolFileError,
+        match=r"the save's stacks disagree with its moves: column \d+ holds [2-9TJQKA][CSHD]"
+        r".*, the moves leave .+$",
+    ):
+        bl.read_pysol_game(p)
+
+
+def test_a_move_the_rules_do_not_allow(tmp_path: Path) -> None:
+    objs = _save_objects(DATA / "bakers_dozen_5_given_up.pysol")
+    history = _moves_of(objs).fields["history"]  # type: ignore[attr-defined]
+    # column 1 onto column 2, whatever the cards: not a legal Baker's Dozen move here
+    history[0] = [_Fake("pysollib.move.AMoveMove", ncards=1, from_stack_id=5, to_stack_id=6,
+                        frames=-1, shadow=-1)]  # fmt: skip
+    p = tmp_path / "illegal.pysol"
+    p.write_bytes(_dump(objs))
+    with pytest.raises(PysolFileError, match=r"PySolFC move 1 is not allowed by our rules"):
+        bl.read_pysol_game(p)
+
+
+def test_a_1_gb_file_is_refused_by_its_size(tmp_path: Path) -> None:
+    p = tmp_path / "huge.pysol"
+    with open(p, "wb") as f:
+        f.truncate(2**30)  # sparse: no disk used
+    with pytest.raises(
+        PysolFileError, match=r"1,073,741,824 bytes is over the 64 MiB a PySolFC file may have$"
+    ):
+        bl.read_pysol_game(p)
+    assert MAX_FILE_BYTES == 64 * 2**20
+
+
+def test_a_fifo_is_not_read(tmp_path: Path) -> None:
+    p = tmp_path / "pipe.pysol"
+    os.mkfifo(p)
+    with pytest.raises(PysolFileError, match=r"not a regular file"):
+        bl.read_pysol_game(p)
+    with pytest.raises(PysolFileError, match=r"no such file$"):
+        bl.read_pysol_stats(tmp_path / "nothing.dat")
+
+
+def test_a_microsoft_numbered_deal_above_31999_is_named(tmp_path: Path) -> None:
+    """PySolFC's "ms40000" is not its game 40000 (a Mersenne Twister deal): refused, named."""
+    objs = _save_objects(DATA / "bakers_dozen_5_given_up.pysol")
+    assert objs[6] == 5 | (1 << 1000)  # PySolFC's mark on its msN deals
+    objs[6] = 40000 | (1 << 1000)
+    p = tmp_path / "ms.pysol"
+    p.write_bytes(_dump(objs))
+    with pytest.raises(
+        PysolFileError, match=r"PySolFC deal ms40000 is a Microsoft-numbered deal above 31,999"
+    ):
+        bl.read_pysol_game(p)
+    # the same save claiming another game number: its moves do not fit that deal
+    objs[6] = 6 | (1 << 1000)
+    p.write_bytes(_dump(objs))
+    with pytest.raises(PysolFileError, match=r"ms\.pysol: PySolFC move 1 is not allowed|disagree"):
+        bl.read_pysol_game(p)
+
+
+def _with_stacks(objs: list[Any], change: Any) -> list[Any]:
+    """``objs`` with the save's stacks (objs[9:]: count, then id and face per card) changed."""
+    n, i, stacks = objs[8], 9, []
+    for _ in range(n):
+        k = objs[i]
+        stacks.append([objs[i + 1 + 2 * j] for j in range(k)])
+        i += 1 + 2 * k
+    change(stacks)
+    flat: list[Any] = []
+    for s in stacks:
+        flat += [len(s)] + [x for c in s for x in (c, 1)]
+    return objs[:9] + flat + objs[i:]
+
+
+def test_a_card_taken_back_from_a_foundation_is_bakers_dozen_as_pysolfc_plays_it(
+    tmp_path: Path,
+) -> None:
+    """PySolFC lets a foundation's top card come back: such a save is bakers_dozen_return."""
+    src = DATA / "bakers_dozen_11_in_progress.pysol"
+    g = bl.read_pysol_game(src)
+    ret = bl.GameState(bl.rules("bakers_dozen_return"), [list(c) for c in g.state.columns],
+                       [list(f) for f in g.state.foundations])  # fmt: skip
+    back = [m for m in ret.legal_moves() if any(m.card in f for f in g.state.foundations)]
+    assert back, "this position has a card to take back"
+    m = back[0]
+    pile = next(s for s, f in enumerate(g.state.foundations) if f and f[-1] == m.card)
+    col = next(i for i, c in enumerate(g.state.columns) if c and c[-1] == m.to)
+    objs = _save_objects(src)
+    moves = _moves_of(objs)
+    index = moves.fields["index"]  # type: ignore[attr-defined]
+    take = _Fake("pysollib.move.AMoveMove", ncards=1, from_stack_id=1 + pile,
+                 to_stack_id=5 + col, frames=-1, shadow=-1)  # fmt: skip
+    history = moves.fields["history"]  # type: ignore[attr-defined]
+    moves.fields["history"] = [*history[:index], [take]]  # type: ignore[attr-defined]
+    moves.fields["index"] = index + 1  # type: ignore[attr-defined]
+
+    def take_back(stacks: list[list[int]]) -> None:
+        stacks[5 + col].append(stacks[1 + pile].pop())
+
+    p = tmp_path / "back.pysol"
+    p.write_bytes(_dump(_with_stacks(objs, take_back)))
+    back_game = bl.read_pysol_game(p)
+    assert back_game.deal.variant == "bakers_dozen_return"
+    assert back_game.moves[-1] == m and len(back_game.moves) == len(g.moves) + 1
