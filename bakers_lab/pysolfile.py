@@ -25,8 +25,9 @@ from __future__ import annotations
 import io
 import os
 import pickle
-import stat
 from typing import Any
+
+from .userfile import read_user_file
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -39,6 +40,7 @@ __all__ = [
 
 #: The largest PySolFC file read (64 MiB): a statistics file of 100,000 games is about 7 MiB.
 MAX_FILE_BYTES = 64 * 1024 * 1024
+_SMALLER = "a PySolFC save or statistics file is far smaller"
 
 
 class PysolFileError(ValueError):
@@ -153,39 +155,19 @@ class SafeUnpickler(pickle.Unpickler):
         raise pickle.UnpicklingError("refused a persistent id: PySolFC files hold none")
 
 
-def _check_file(path: str | os.PathLike[str]) -> str:
-    name = os.fspath(path)
-    try:
-        st = os.stat(name)
-    except FileNotFoundError:
-        raise PysolFileError(f"{name}: no such file") from None
-    except OSError as e:
-        raise PysolFileError(f"{name}: cannot be read ({e.strerror})") from None
-    if not stat.S_ISREG(st.st_mode):
-        raise PysolFileError(f"{name}: not a regular file (a folder, pipe or device is not read)")
-    if st.st_size > MAX_FILE_BYTES:
-        raise PysolFileError(
-            f"{name}: {st.st_size:,} bytes is over the {MAX_FILE_BYTES // 2**20} MiB a "
-            f"PySolFC file may have"
-        )
-    if st.st_size == 0:
-        raise PysolFileError(f"{name}: the file is empty")
-    return name
-
-
 def load_all(path: str | os.PathLike[str]) -> list[Any]:
     """Every object pickled one after another in a PySolFC file, loaded safely.
 
-    The file must be a regular file of at most :data:`MAX_FILE_BYTES`; it is read
-    whole, then unpickled with :class:`SafeUnpickler`.
+    The file must be a regular file (a pipe or a device is refused at once) of at
+    most :data:`MAX_FILE_BYTES`, as :func:`~bakers_lab.userfile.read_user_file`
+    reads every file a user names; it is read whole, then unpickled with
+    :class:`SafeUnpickler`.
     """
-    name = _check_file(path)
-    with open(name, "rb") as f:
-        data = f.read(MAX_FILE_BYTES + 1)
-    if len(data) > MAX_FILE_BYTES:  # it grew after the check
-        raise PysolFileError(
-            f"{name}: over the {MAX_FILE_BYTES // 2**20} MiB a PySolFC file may have"
-        )
+    name = os.fspath(path)
+    try:
+        data = read_user_file(name, "PySolFC file", limit=MAX_FILE_BYTES, expected=_SMALLER)
+    except (OSError, ValueError) as e:
+        raise PysolFileError(str(e)) from None
     return loads_all(data, name)
 
 
