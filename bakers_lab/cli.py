@@ -40,8 +40,9 @@ from typing import NoReturn
 from . import __version__
 from .app import IDLE_MINUTES, MAX_PAGES
 from .deals import Deal, DealError, deal, game_number_text
+from .moves import Move
+from .rules import Rules, variant_names
 from .rules import rules as _rules
-from .rules import variant_names
 from .userfile import read_user_file
 from .validate import shown
 
@@ -306,6 +307,12 @@ _MOVE_FILE = (
 )
 
 
+_PYSOL_SAVE = (
+    "a game saved in PySolFC (Save or Save as): its game number, variant and moves, instead "
+    "of N, --moves and --variant (read safely: nothing in the file is run)"
+)
+
+
 #: Largest input file read (a board is about 200 bytes, the longest move list a few kB).
 MAX_INPUT = 1 << 20
 _EXPECTED = "a board or a move list is a few kB of text"
@@ -351,13 +358,34 @@ def _read_moves(path: str | None) -> str:
     return _read_input(path, "--moves")
 
 
+def _game_and_moves(
+    args: argparse.Namespace,
+) -> tuple[Deal | int, str | list[Move], str | Rules]:
+    """The game, the moves played and the rules of explain and hint: ``N`` with
+    ``--moves FILE`` (and ``--variant``), or a PySolFC save (``--pysol FILE``)."""
+    if args.pysol is None:
+        if args.number is None:
+            raise ValueError("give a game number N (with --moves FILE), or --pysol FILE")
+        return args.number, _read_moves(args.moves), args.variant or "bakers_dozen"
+    given = [o for o, v in (("N", args.number), ("--moves", args.moves),
+                            ("--variant", args.variant)) if v is not None]  # fmt: skip
+    if given:
+        raise ValueError(
+            f"--pysol FILE holds the game, its variant and its moves: give it without {given[0]}"
+        )
+    from .pysol import read_pysol_game
+
+    saved = read_pysol_game(args.pysol)
+    return saved.deal, list(saved.moves), saved.deal.rules
+
+
 def _cmd_explain(args: argparse.Namespace) -> int:
     from .coach import explain
     from .solve import DEFAULT_MAX_NODES
 
-    moves = _read_moves(args.moves)
+    game, moves, variant = _game_and_moves(args)
     budget = DEFAULT_MAX_NODES if args.max_nodes is None else args.max_nodes
-    e = explain(args.number, moves, variant=args.variant, max_nodes=budget)
+    e = explain(game, moves, variant=variant, max_nodes=budget)
     if args.json:
         print(
             json.dumps(
@@ -389,7 +417,8 @@ def _cmd_hint(args: argparse.Namespace) -> int:
     from .coach import hint, position_after
     from .solve import DEFAULT_MAX_NODES
 
-    g = position_after(args.number, _read_moves(args.moves), variant=args.variant)
+    game, moves, variant = _game_and_moves(args)
+    g = position_after(game, moves, variant=variant)
     budget = DEFAULT_MAX_NODES if args.max_nodes is None else args.max_nodes
     print(hint(g, max_nodes=budget).text)
     return 0
@@ -696,9 +725,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Find the first move after which game N could no longer be won: the "
         "position before it is solved, the one after it proven unsolvable.",
     )
-    p.add_argument("number", type=_game_number, metavar="N", help="PySolFC game number")
-    p.add_argument("--moves", required=True, metavar="FILE", help=f"the moves played: {_MOVE_FILE}")
-    p.add_argument("--variant", default="bakers_dozen", metavar="V", help=variant_help)
+    p.add_argument("number", type=_game_number, nargs="?", metavar="N", help="PySolFC game number")
+    p.add_argument("--moves", metavar="FILE", help=f"the moves played: {_MOVE_FILE}")
+    p.add_argument("--variant", metavar="V", help=variant_help)
+    p.add_argument("--pysol", metavar="FILE", help=_PYSOL_SAVE)
     p.add_argument("--max-nodes", type=_positive, metavar="K", help="solver budget per position")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=_cmd_explain)
@@ -708,9 +738,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="the next move of a winning line",
         description="The next move of a winning line of game N after the moves in FILE.",
     )
-    p.add_argument("number", type=_game_number, metavar="N", help="PySolFC game number")
+    p.add_argument("number", type=_game_number, nargs="?", metavar="N", help="PySolFC game number")
     p.add_argument("--moves", metavar="FILE", help=f"the moves played so far: {_MOVE_FILE}")
-    p.add_argument("--variant", default="bakers_dozen", metavar="V", help=variant_help)
+    p.add_argument("--variant", metavar="V", help=variant_help)
+    p.add_argument("--pysol", metavar="FILE", help=_PYSOL_SAVE)
     p.add_argument("--max-nodes", type=_positive, metavar="K", help="solver budget")
     p.set_defaults(run=_cmd_hint)
 

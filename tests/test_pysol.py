@@ -411,3 +411,37 @@ def test_a_card_taken_back_from_a_foundation_is_bakers_dozen_as_pysolfc_plays_it
     back_game = bl.read_pysol_game(p)
     assert back_game.deal.variant == "bakers_dozen_return"
     assert back_game.moves[-1] == m and len(back_game.moves) == len(g.moves) + 1
+
+
+def test_explain_and_hint_read_a_pysolfc_save_as_the_moves_it_holds(tmp_path: Path) -> None:
+    """explain --pysol names what explain N --moves names on the same moves."""
+    import subprocess
+    import sys
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "bakers_lab.cli", *args],
+                              capture_output=True, text=True, timeout=600)  # fmt: skip
+
+    save = DATA / "bakers_dozen_4_lost.pysol"
+    moves = tmp_path / "moves.txt"
+    moves.write_text(" ".join(str(m) for m in bl.read_pysol_game(save).moves))
+    by_save, by_moves = (
+        cli("explain", "--pysol", str(save)),
+        cli("explain", "4", "--moves", str(moves)),
+    )
+    assert by_save.returncode == by_moves.returncode == 0, by_save.stderr
+    assert by_save.stdout == by_moves.stdout
+    assert by_save.stdout.startswith("bakers_dozen game 4: ")
+    hint = cli("hint", "--pysol", str(DATA / "bakers_dozen_11_in_progress.pysol"))
+    assert hint.returncode == 0 and hint.stdout.startswith("play "), hint.stderr
+    for args, message in (
+        (("explain", "4", "--pysol", str(save)), "give it without N"),
+        (("hint", "--pysol", str(save), "--variant", "good_measure"), "give it without --variant"),
+        (("explain", "--pysol", str(DATA / "klondike_10_given_up.pysol")),
+         "is a Klondike game, not one of the Baker's Dozen family"),
+        (("explain",), "give a game number N (with --moves FILE), or --pysol FILE"),
+    ):  # fmt: skip
+        done = cli(*args)
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr.startswith("bakers-lab: error: ") and message in done.stderr
+        assert done.stderr.count("\n") == 1
