@@ -283,10 +283,6 @@ def _deal_range(counts: Sequence[int], per: str, *, always: bool = False) -> str
     return f"{low:,} to {high:,} deals {per}"
 
 
-def _deals(rows: pd.DataFrame) -> int:
-    return int(rows["deal"].nunique())
-
-
 # -- charts ----------------------------------------------------------------------------------
 
 
@@ -397,10 +393,13 @@ def lookahead_chart(
     ax.set_xlabel("look-ahead depth (moves; careful play = 1)")
     ax.set_ylabel("win rate (%)")
     ax.grid(alpha=0.3)
+    # the n drawn: each point's resolved deals, and the solver's line (when drawn)
+    drawn = [p for _, p in depths] + (["solver"] if "solver" in rates.index else [])
+    counts = [int(rates.loc[p, "won"] + rates.loc[p, "lost"]) for p in drawn]
     ax.set_title(
         _title(
             f"Does looking further ahead win more? {title(rules(vname))}",
-            f"{_deals(rows):,} deals, {_LEVEL}",
+            f"{_deal_range(counts, 'a player')}, {_LEVEL}",
         )
     )
     _legend_right(ax)
@@ -978,7 +977,12 @@ def search_chart(table: pd.DataFrame, *, ax: Axes | None = None) -> Figure:
     algorithm (quartiles and median; whiskers to the farthest deal within 1.5
     times the interquartile range) on a log axis, one point per deal marked by
     how the search ended, the algorithms top to bottom in the table's order,
-    each with its median.  Counts below 1 are drawn at 1."""
+    each with its median.  Counts below 1 are drawn at 1.
+
+    The boxes and their medians leave out the deals no algorithm solved (their
+    searches measure the whole space, not the way to a goal); where there are
+    such deals the labels say ``solved: median``, apart from the medians over
+    every deal of :func:`~bakers_lab.solve.search.summarize`."""
     missing = [c for c in COMPARE_COLUMNS if c not in getattr(table, "columns", ())]
     if missing:
         raise ValueError(
@@ -1043,22 +1047,29 @@ def search_chart(table: pd.DataFrame, *, ax: Axes | None = None) -> Figure:
                 label=f"{label} (n = {len(xs):,})",
             )
     medians = [float(np.median(v)) for v in nodes]
+    deals = table["deal"].tolist()
+    n_deals = len(set(deals))
+    apart = n_deals - len(solved_deals)
+    # the medians are the boxes', over the solved deals only: said where that is not every
+    # deal, so they are not read as summarize()'s medians over all the deals
+    over = "solved: median" if apart else "median"
     ax.set_yticks(
         y,
         [
             f"{a.replace(' (', chr(10) + '(')}\n"
-            + (f"median {m:,.0f}" if not math.isnan(m) else "no deal solved")
+            + (f"{over} {m:,.0f}" if not math.isnan(m) else "no deal solved")
             for a, m in zip(order, medians, strict=True)
         ],
     )
     ax.set_ylim(len(order) - 0.5, -0.5)  # the first algorithm on top
     ax.set_xscale("log")
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}"))
-    deals = table["deal"].tolist()
-    n_deals = len(set(deals))
-    apart = n_deals - len(solved_deals)
     ax.set_xlabel("nodes expanded (log scale)")
-    ax.set_ylabel("algorithm (median nodes expanded)")
+    ax.set_ylabel(
+        f"algorithm (median nodes expanded on the {len(solved_deals):,} solved deals)"
+        if apart
+        else "algorithm (median nodes expanded)"
+    )
     ax.grid(axis="x", alpha=0.3, which="major")
     decks = ", ".join(_deck_text(str(d)) for d in dict.fromkeys(table["deck"].astype(str)))
     ax.set_title(
