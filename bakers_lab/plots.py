@@ -100,6 +100,7 @@ __all__ = [
     "search_tree_chart",
     "skill_curve_chart",
     "trace_table",
+    "value_groups",
     "variant_chart",
     "win_rate_chart",
 ]
@@ -868,11 +869,55 @@ def _compact(value: float) -> str:
     return f"{value:g}"
 
 
+def value_groups(values: Sequence[float] | np.ndarray, groups: int) -> tuple[np.ndarray, list[str]]:
+    """``values`` cut into at most ``groups`` disjoint ranges of about equal size,
+    ties kept together (every deal of a value is in one group): each value's
+    group (0, 1, …) and each group's range in words (``"0–3"``, ``"6"``).
+
+    The cut after each distinct value is placed where the count so far comes
+    nearest to an equal share; a value too common to split gives fewer groups.
+
+    >>> group, words = value_groups([0, 1, 2, 3, 4, 4, 4, 5, 6, 6, 7, 12], 4)
+    >>> words
+    ['0–2', '3–4', '5', '6–12']
+    >>> group.tolist()
+    [0, 0, 0, 1, 1, 1, 1, 2, 3, 3, 3, 3]
+    >>> value_groups([5, 5, 5, 5, 6], 4)[1]
+    ['5', '6']
+    """
+    groups = as_int(groups, "groups", low=1)
+    x = np.asarray(values, dtype=float)
+    if x.ndim != 1 or not len(x) or np.isnan(x).any():
+        raise ValueError(f"values must be a non-empty list of numbers, not {describe(values)}")
+    distinct, counts = np.unique(x, return_counts=True)
+    so_far = np.cumsum(counts)[:-1]  # deals up to and including each value but the last
+    cuts: list[int] = []  # cut after distinct value i
+    for k in range(1, groups):
+        if not len(so_far):
+            break
+        i = int(np.argmin(np.abs(so_far - k * len(x) / groups)))
+        if not cuts or i > cuts[-1]:
+            cuts.append(i)
+    upper = [*(float(distinct[i]) for i in cuts), float(distinct[-1])]
+    group = np.searchsorted(np.asarray(upper), x, side="left")
+    words = []
+    for g in range(len(upper)):
+        inside = x[group == g]
+        low, high = _value_words(inside.min()), _value_words(inside.max())
+        words.append(low if low == high else f"{low}–{high}")
+    return group, words
+
+
+def _value_words(v: float) -> str:
+    return f"{v:,.0f}" if float(v).is_integer() else f"{v:g}"
+
+
 def planning_chart(
     table: pd.DataFrame, feature: str, *, variant: str | None = None, groups: int = 4
 ) -> Figure:
     """How much more planning the deals with more of a feature take: the deals cut
-    into ``groups`` of about equal size by the feature, and for each group its
+    into ``groups`` of about equal size by the feature (disjoint ranges of its
+    values, :func:`value_groups`: fewer where a value is too common to split), and for each group its
     win rate against each strength dial the table has (one panel per family, log
     x; 95 % Wilson intervals).  The horizontal distance between two groups'
     curves is the extra planning the harder group needs for the same win rate;
@@ -893,18 +938,18 @@ def planning_chart(
     fig = Figure(figsize=(4.6 * len(curves) + 1.6, 5.0), layout="constrained")
     axes = list(fig.subplots(1, len(curves), sharey=True, squeeze=False)[0])
     colours = _ramp(groups)
-    n_deals = 0
+    n_deals = made = 0
     for a, (f, curve) in zip(axes, curves.items(), strict=True):
         mine, _ = _family_rows(rows, f)
         first = mine.drop_duplicates("deal")
         deals = first["deal"].to_numpy()
         x = first[feature].to_numpy(dtype=float)
         n_deals = max(n_deals, len(deals))
-        cut = pd.qcut(pd.Series(x).rank(method="first"), groups, labels=False).to_numpy()
-        for g in range(groups):
+        cut, spans = value_groups(x, groups)  # disjoint ranges: a value in one group only
+        made = max(made, len(spans))
+        for g, span in enumerate(spans):
             inside = set(deals[cut == g])
             part = skill_curve(mine[mine["deal"].isin(inside)], f)
-            span = x[cut == g]
             a.errorbar(
                 part["setting"].to_numpy(dtype=float),
                 100 * part["rate"].to_numpy(dtype=float),
@@ -913,7 +958,7 @@ def planning_chart(
                 ms=4,
                 capsize=2,
                 color=colours[g],
-                label=f"{feature} {span.min():g}–{span.max():g} ({len(inside):,} deals)",
+                label=f"{feature} {span} ({len(inside):,} deals)",
             )
         _dial_axis(a, f, float(curve["setting"].max()))
         a.grid(alpha=0.3)
@@ -925,7 +970,7 @@ def planning_chart(
                frameon=False, title=textwrap.fill(_meaning(feature), 90))  # fmt: skip
     name = title(rules(vname))
     fig.suptitle(_title(f"How much more planning the harder deals take, by {feature}, {name}",
-                        f"{n_deals:,} deals in {groups} groups, {_LEVEL}",
+                        f"{n_deals:,} deals in {made} groups, {_LEVEL}",
                         width=44 * len(axes)))  # fmt: skip
     return fig
 

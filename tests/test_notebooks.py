@@ -31,6 +31,15 @@ PARAMETERS = {
 }
 #: A notebook must run top to bottom within this many seconds (fresh kernel included).
 TIMEOUT = 120
+#: What a run of each notebook must not show (in any output or widget): the mistakes
+#: issue 39 found in them.
+NEVER_SHOWN = {
+    # the hardest deal's replay, explained within a smaller budget than the survey's,
+    # called a deal the table beside it says the solver won "not known winnable"
+    "03_loss_predictors.ipynb": ["not known winnable"],
+    # a median of 3,210.5 nodes among whole numbers
+    "04_search_algorithms.ipynb": ["e+0"],
+}
 
 
 def parameters_cell(nb):
@@ -66,6 +75,48 @@ def test_notebook_runs_on_a_fresh_kernel(path):
     ]
     assert errors == []
     assert seconds < TIMEOUT, f"{path.name} took {seconds:.0f} s"
+    shown = shown_text(nb)
+    for words in NEVER_SHOWN.get(path.name, []):
+        assert words not in shown, f"{path.name} shows {words!r}"
+
+
+def shown_text(nb) -> str:
+    """Everything an executed notebook shows in words: its outputs' text and HTML and
+    the values of its widgets (their state, which the run stores in the notebook)."""
+    parts = []
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            parts.append(str(out.get("text", "")))
+            for mime in ("text/plain", "text/html"):
+                parts.append(str(out.get("data", {}).get(mime, "")))
+    state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {})
+    for model in state.get("state", {}).values():
+        value = model.get("state", {}).get("value")
+        if isinstance(value, str):
+            parts.append(value)
+    return "\n".join(parts)
+
+
+def test_notebook_01_says_how_to_play_in_jupyter():
+    # "click a card" did nothing in JupyterLab: there the board is played with the
+    # buttons under the picture, which the text must name as the widget labels them
+    from bakers_lab.widgets import Board
+
+    nb = nbformat.read(NOTEBOOKS / "01_replay.ipynb", as_version=4)
+    at = next(i for i, c in enumerate(nb.cells) if c.source.startswith("Board("))
+    text = nb.cells[at - 1].source
+    assert "click a card" not in text.lower()
+    board = Board(1)
+    labels = [
+        row.children[0].value
+        for row in board.children
+        if hasattr(row, "children") and hasattr(row.children[0], "value")
+    ]
+    labels = [label for label in labels if isinstance(label, str) and label.endswith(":")]
+    assert labels == ["Move a card:", "to:", "All legal moves:"]
+    for label in labels:
+        assert f"*{label}*" in text, label
+    assert "*undo*" in text and "*Can I still win?*" in text
 
 
 @pytest.mark.parametrize("path", FILES, ids=[f.name for f in FILES])
