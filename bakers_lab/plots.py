@@ -917,8 +917,8 @@ def planning_chart(
 ) -> Figure:
     """How much more planning the deals with more of a feature take: the deals cut
     into ``groups`` of about equal size by the feature (disjoint ranges of its
-    values, :func:`value_groups`: fewer where a value is too common to split), and for each group its
-    win rate against each strength dial the table has (one panel per family, log
+    values, :func:`value_groups`: fewer where a value is too common to split), and
+    for each group its win rate against each strength dial the table has (one panel per family, log
     x; 95 % Wilson intervals).  The horizontal distance between two groups'
     curves is the extra planning the harder group needs for the same win rate;
     :func:`~bakers_lab.skill.effort` gives each deal's smallest winning setting."""

@@ -5,6 +5,7 @@ without shrinking its text (10 inches at 100 dpi: 1,000 px of JupyterLab at 1280
 from __future__ import annotations
 
 import inspect
+import itertools
 from collections.abc import Callable
 from pathlib import Path
 
@@ -98,7 +99,7 @@ def test_planning_chart_groups_are_disjoint_ranges_of_the_feature(shipped):
     labels = [t.get_text() for t in fig.legends[0].get_texts()]
     spans = [_range(label.split()[1]) for label in labels]
     assert len(spans) >= 3
-    for (_, high), (low, _) in zip(spans, spans[1:], strict=False):
+    for (_, high), (low, _) in itertools.pairwise(spans):
         assert high < low, labels
     # and each group holds every deal of its values: the counts add up to the deals
     bd = shipped[shipped["variant"] == "bakers_dozen"]
