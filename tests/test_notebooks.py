@@ -8,6 +8,7 @@ runs with its own.
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -74,10 +75,33 @@ def test_notebook_runs_on_a_fresh_kernel(path):
         if out.output_type == "error"
     ]
     assert errors == []
-    assert seconds < TIMEOUT, f"{path.name} took {seconds:.0f} s"
     shown = shown_text(nb)
     for words in NEVER_SHOWN.get(path.name, []):
         assert words not in shown, f"{path.name} shows {words!r}"
+    assert plain_sentences(nb) == []
+    assert seconds < TIMEOUT, f"{path.name} took {seconds:.0f} s"
+
+
+def plain_sentences(nb) -> list[str]:
+    """Long sentences an executed notebook shows as plain text: JupyterLab draws plain
+    text preformatted with ``word-break: break-all``, which splits words mid-word at
+    the edge ("par is 6 / 3 moves"); sentences are shown as HTML paragraphs instead
+    (``bakers_lab.render.Sentences``).  A line counts when it is over 100 characters
+    of at least 12 words."""
+    found = []
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            if out.get("output_type") == "stream":
+                text = str(out.get("text", ""))
+            elif "text/plain" in data and "text/html" not in data:
+                text = str(data["text/plain"])
+            else:
+                continue
+            for line in text.splitlines():
+                if len(line) > 100 and len(re.findall(r"[A-Za-z]{2,}", line)) >= 12:
+                    found.append(line)
+    return found
 
 
 def shown_text(nb) -> str:
