@@ -94,7 +94,7 @@ def plain_sentences(nb) -> list[str]:
             data = out.get("data", {})
             if out.get("output_type") == "stream":
                 text = str(out.get("text", ""))
-            elif "text/plain" in data and "text/html" not in data:
+            elif set(data) == {"text/plain"}:  # shown as text (a widget shows its view)
                 text = str(data["text/plain"])
             else:
                 continue
