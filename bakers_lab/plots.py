@@ -100,6 +100,7 @@ __all__ = [
     "search_tree_chart",
     "skill_curve_chart",
     "trace_table",
+    "value_groups",
     "variant_chart",
     "win_rate_chart",
 ]
@@ -283,10 +284,6 @@ def _deal_range(counts: Sequence[int], per: str, *, always: bool = False) -> str
     return f"{low:,} to {high:,} deals {per}"
 
 
-def _deals(rows: pd.DataFrame) -> int:
-    return int(rows["deal"].nunique())
-
-
 # -- charts ----------------------------------------------------------------------------------
 
 
@@ -397,10 +394,13 @@ def lookahead_chart(
     ax.set_xlabel("look-ahead depth (moves; careful play = 1)")
     ax.set_ylabel("win rate (%)")
     ax.grid(alpha=0.3)
+    # the n drawn: each point's resolved deals, and the solver's line (when drawn)
+    drawn = [p for _, p in depths] + (["solver"] if "solver" in rates.index else [])
+    counts = [int(rates.loc[p, "won"] + rates.loc[p, "lost"]) for p in drawn]
     ax.set_title(
         _title(
             f"Does looking further ahead win more? {title(rules(vname))}",
-            f"{_deals(rows):,} deals, {_LEVEL}",
+            f"{_deal_range(counts, 'a player')}, {_LEVEL}",
         )
     )
     _legend_right(ax)
@@ -869,12 +869,56 @@ def _compact(value: float) -> str:
     return f"{value:g}"
 
 
+def value_groups(values: Sequence[float] | np.ndarray, groups: int) -> tuple[np.ndarray, list[str]]:
+    """``values`` cut into at most ``groups`` disjoint ranges of about equal size,
+    ties kept together (every deal of a value is in one group): each value's
+    group (0, 1, …) and each group's range in words (``"0–3"``, ``"6"``).
+
+    The cut after each distinct value is placed where the count so far comes
+    nearest to an equal share; a value too common to split gives fewer groups.
+
+    >>> group, words = value_groups([0, 1, 2, 3, 4, 4, 4, 5, 6, 6, 7, 12], 4)
+    >>> words
+    ['0–2', '3–4', '5', '6–12']
+    >>> group.tolist()
+    [0, 0, 0, 1, 1, 1, 1, 2, 3, 3, 3, 3]
+    >>> value_groups([5, 5, 5, 5, 6], 4)[1]
+    ['5', '6']
+    """
+    groups = as_int(groups, "groups", low=1)
+    x = np.asarray(values, dtype=float)
+    if x.ndim != 1 or not len(x) or np.isnan(x).any():
+        raise ValueError(f"values must be a non-empty list of numbers, not {describe(values)}")
+    distinct, counts = np.unique(x, return_counts=True)
+    so_far = np.cumsum(counts)[:-1]  # deals up to and including each value but the last
+    cuts: list[int] = []  # cut after distinct value i
+    for k in range(1, groups):
+        if not len(so_far):
+            break
+        i = int(np.argmin(np.abs(so_far - k * len(x) / groups)))
+        if not cuts or i > cuts[-1]:
+            cuts.append(i)
+    upper = [*(float(distinct[i]) for i in cuts), float(distinct[-1])]
+    group = np.searchsorted(np.asarray(upper), x, side="left")
+    words = []
+    for g in range(len(upper)):
+        inside = x[group == g]
+        low, high = _value_words(inside.min()), _value_words(inside.max())
+        words.append(low if low == high else f"{low}–{high}")
+    return group, words
+
+
+def _value_words(v: float) -> str:
+    return f"{v:,.0f}" if float(v).is_integer() else f"{v:g}"
+
+
 def planning_chart(
     table: pd.DataFrame, feature: str, *, variant: str | None = None, groups: int = 4
 ) -> Figure:
     """How much more planning the deals with more of a feature take: the deals cut
-    into ``groups`` of about equal size by the feature, and for each group its
-    win rate against each strength dial the table has (one panel per family, log
+    into ``groups`` of about equal size by the feature (disjoint ranges of its
+    values, :func:`value_groups`: fewer where a value is too common to split), and
+    for each group its win rate against each strength dial the table has (one panel per family, log
     x; 95 % Wilson intervals).  The horizontal distance between two groups'
     curves is the extra planning the harder group needs for the same win rate;
     :func:`~bakers_lab.skill.effort` gives each deal's smallest winning setting."""
@@ -894,18 +938,18 @@ def planning_chart(
     fig = Figure(figsize=(4.6 * len(curves) + 1.6, 5.0), layout="constrained")
     axes = list(fig.subplots(1, len(curves), sharey=True, squeeze=False)[0])
     colours = _ramp(groups)
-    n_deals = 0
+    n_deals = made = 0
     for a, (f, curve) in zip(axes, curves.items(), strict=True):
         mine, _ = _family_rows(rows, f)
         first = mine.drop_duplicates("deal")
         deals = first["deal"].to_numpy()
         x = first[feature].to_numpy(dtype=float)
         n_deals = max(n_deals, len(deals))
-        cut = pd.qcut(pd.Series(x).rank(method="first"), groups, labels=False).to_numpy()
-        for g in range(groups):
+        cut, spans = value_groups(x, groups)  # disjoint ranges: a value in one group only
+        made = max(made, len(spans))
+        for g, span in enumerate(spans):
             inside = set(deals[cut == g])
             part = skill_curve(mine[mine["deal"].isin(inside)], f)
-            span = x[cut == g]
             a.errorbar(
                 part["setting"].to_numpy(dtype=float),
                 100 * part["rate"].to_numpy(dtype=float),
@@ -914,7 +958,7 @@ def planning_chart(
                 ms=4,
                 capsize=2,
                 color=colours[g],
-                label=f"{feature} {span.min():g}–{span.max():g} ({len(inside):,} deals)",
+                label=f"{feature} {span} ({len(inside):,} deals)",
             )
         _dial_axis(a, f, float(curve["setting"].max()))
         a.grid(alpha=0.3)
@@ -926,7 +970,7 @@ def planning_chart(
                frameon=False, title=textwrap.fill(_meaning(feature), 90))  # fmt: skip
     name = title(rules(vname))
     fig.suptitle(_title(f"How much more planning the harder deals take, by {feature}, {name}",
-                        f"{n_deals:,} deals in {groups} groups, {_LEVEL}",
+                        f"{n_deals:,} deals in {made} groups, {_LEVEL}",
                         width=44 * len(axes)))  # fmt: skip
     return fig
 
@@ -978,7 +1022,12 @@ def search_chart(table: pd.DataFrame, *, ax: Axes | None = None) -> Figure:
     algorithm (quartiles and median; whiskers to the farthest deal within 1.5
     times the interquartile range) on a log axis, one point per deal marked by
     how the search ended, the algorithms top to bottom in the table's order,
-    each with its median.  Counts below 1 are drawn at 1."""
+    each with its median.  Counts below 1 are drawn at 1.
+
+    The boxes and their medians leave out the deals no algorithm solved (their
+    searches measure the whole space, not the way to a goal); where there are
+    such deals the labels say ``solved: median``, apart from the medians over
+    every deal of :func:`~bakers_lab.solve.search.summarize`."""
     missing = [c for c in COMPARE_COLUMNS if c not in getattr(table, "columns", ())]
     if missing:
         raise ValueError(
@@ -1043,22 +1092,29 @@ def search_chart(table: pd.DataFrame, *, ax: Axes | None = None) -> Figure:
                 label=f"{label} (n = {len(xs):,})",
             )
     medians = [float(np.median(v)) for v in nodes]
+    deals = table["deal"].tolist()
+    n_deals = len(set(deals))
+    apart = n_deals - len(solved_deals)
+    # the medians are the boxes', over the solved deals only: said where that is not every
+    # deal, so they are not read as summarize()'s medians over all the deals
+    over = "solved: median" if apart else "median"
     ax.set_yticks(
         y,
         [
             f"{a.replace(' (', chr(10) + '(')}\n"
-            + (f"median {m:,.0f}" if not math.isnan(m) else "no deal solved")
+            + (f"{over} {m:,.0f}" if not math.isnan(m) else "no deal solved")
             for a, m in zip(order, medians, strict=True)
         ],
     )
     ax.set_ylim(len(order) - 0.5, -0.5)  # the first algorithm on top
     ax.set_xscale("log")
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}"))
-    deals = table["deal"].tolist()
-    n_deals = len(set(deals))
-    apart = n_deals - len(solved_deals)
     ax.set_xlabel("nodes expanded (log scale)")
-    ax.set_ylabel("algorithm (median nodes expanded)")
+    ax.set_ylabel(
+        f"algorithm (median nodes expanded on the {len(solved_deals):,} solved deals)"
+        if apart
+        else "algorithm (median nodes expanded)"
+    )
     ax.grid(axis="x", alpha=0.3, which="major")
     decks = ", ".join(_deck_text(str(d)) for d in dict.fromkeys(table["deck"].astype(str)))
     ax.set_title(

@@ -121,7 +121,9 @@ def _count(v: object) -> str:
         return str(v)
     if isinstance(v, int) or (hasattr(v, "is_integer") and float(v).is_integer()):  # type: ignore[arg-type]
         return f"{int(v):,}"  # type: ignore[call-overload]
-    return f"{float(v):.3g}"  # type: ignore[arg-type]
+    x = float(v)  # type: ignore[arg-type]
+    # three figures, but never "3.21e+03": a median of counts such as 3,210.5 reads whole
+    return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.3g}"
 
 
 def _missing(v: object) -> bool:

@@ -25,11 +25,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from html import escape
 
 from .cards import Card, Suit
 
-__all__ = ["BLACK", "HIGHLIGHT", "RED", "board_html", "board_str", "board_svg"]
+__all__ = ["BLACK", "HIGHLIGHT", "RED", "Sentences", "board_html", "board_str", "board_svg"]
 
 #: Ink of Hearts and Diamonds.
 RED = "#c0392b"
@@ -426,3 +427,39 @@ def board_html(
         f'<div class="bakers-lab-board" style="display:inline-block;max-width:100%;'
         f'font-family:{_FONT.replace(chr(39), "")}">{caption}{svg}</div>'
     )
+
+
+#: How a paragraph of :class:`Sentences` wraps: between words only.  (JupyterLab shows
+#: plain text in a ``<pre>`` with ``word-break: break-all``, which splits words anywhere.)
+_PROSE = "white-space:normal;word-break:normal;overflow-wrap:normal;margin:0 0 0.5em 0"
+
+
+@dataclass(frozen=True)
+class Sentences:
+    """Text in words that a notebook shows as paragraphs, wrapped between words.
+
+    A summary shown as a plain string (``result.summary()`` as a cell's last
+    line, or printed) lands in JupyterLab's preformatted output, whose style
+    breaks a long line in the middle of a word ("par is 6 / 3 moves"); shown as
+    ``Sentences(result.summary())`` it is a paragraph of HTML instead.  Blank
+    lines separate paragraphs; the text is escaped.
+
+    >>> s = Sentences("game 5: lost after 136 moves & more\\n\\nsecond")
+    >>> s._repr_html_().count("<p "), "&amp;" in s._repr_html_(), str(s)[:6]
+    (2, True, 'game 5')
+    """
+
+    text: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.text, str):
+            raise ValueError(f"Sentences takes a str, not {type(self.text).__name__}")
+
+    def __str__(self) -> str:
+        return self.text
+
+    def _repr_html_(self) -> str:
+        paragraphs = [p.strip() for p in re.split(r"\n\s*\n", self.text) if p.strip()]
+        return "".join(
+            f'<p class="bakers-lab-prose" style="{_PROSE}">{escape(p)}</p>' for p in paragraphs
+        )

@@ -232,6 +232,11 @@ def test_jupyterlab_runs_the_replay_notebook_and_steps_the_replay(page, tmp_path
         for name, part in (("lab_board", ".bl-board"), ("lab_compare", ".bl-compare")):
             page.locator(part).first.scroll_into_view_if_needed()
             shoot(page, name)
+        # the side-by-side games keep readable boards (they were 150 and 230 px wide)
+        widths = page.locator(".bl-compare .bakers-lab-svg").evaluate_all(
+            "els => els.map(e => e.getBoundingClientRect().width)"
+        )
+        assert len(widths) == 2 and min(widths) >= 400, widths
         last.scroll_into_view_if_needed()
         shoot(page, "lab_end")
         assert lab_errors(page) == []

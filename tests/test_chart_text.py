@@ -5,6 +5,7 @@ without shrinking its text (10 inches at 100 dpi: 1,000 px of JupyterLab at 1280
 from __future__ import annotations
 
 import inspect
+import itertools
 from collections.abc import Callable
 from pathlib import Path
 
@@ -84,3 +85,36 @@ def test_no_chart_text_overlaps_or_is_cut_and_charts_fit_a_notebook(shipped):
         if found:
             problems[case] = found
     assert problems == {}
+
+
+def _range(words: str) -> tuple[float, float]:
+    low, _, high = words.partition("–")
+    return float(low.replace(",", "")), float((high or low).replace(",", ""))
+
+
+def test_planning_chart_groups_are_disjoint_ranges_of_the_feature(shipped):
+    # notebook 03 cut f_deep_low_cards into "1–4, 4–6, 6–7, 7–11": the deals of a value
+    # split between two groups.  The groups must be disjoint ranges, ties together.
+    fig = plots.planning_chart(shipped, "f_deep_low_cards", variant="bakers_dozen")
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    spans = [_range(label.split()[1]) for label in labels]
+    assert len(spans) >= 3
+    for (_, high), (low, _) in itertools.pairwise(spans):
+        assert high < low, labels
+    # and each group holds every deal of its values: the counts add up to the deals
+    bd = shipped[shipped["variant"] == "bakers_dozen"]
+    deals = bd[bd["player"].astype(str).str.startswith("search-")].drop_duplicates("deal")
+    x = deals["f_deep_low_cards"].astype(int)
+    counts = [int(label.split("(")[1].split()[0].replace(",", "")) for label in labels]
+    assert counts == [int(((x >= lo) & (x <= hi)).sum()) for lo, hi in spans]
+    assert sum(counts) == len(deals)
+
+
+def test_value_groups_keeps_ties_together():
+    group, words = plots.value_groups([0, 1, 2, 3, 4, 4, 4, 5, 6, 6, 7, 12], 4)
+    assert words == ["0–2", "3–4", "5", "6–12"]
+    assert group.tolist() == [0, 0, 0, 1, 1, 1, 1, 2, 3, 3, 3, 3]
+    assert plots.value_groups([5, 5, 5, 5, 6], 4)[1] == ["5", "6"]  # fewer: 5 is 4 of 5
+    assert plots.value_groups([3.0], 4)[1] == ["3"]
+    with pytest.raises(ValueError, match="values must be a non-empty list of numbers, not"):
+        plots.value_groups([], 4)

@@ -178,6 +178,20 @@ def test_lookahead_chart(survey, tmp_path):
         lookahead_chart(survey[survey.player == "solver"], variant="bakers_dozen")
 
 
+def test_lookahead_chart_title_states_the_deals_each_point_is_on(survey, tmp_path):
+    # lookahead-3 played only 40 of the 120 deals (as lookahead-3 and -4 played 10,000
+    # and 2,000 of the 32,000 shipped deals): the title gives the range, not 120
+    fewer = survey[(survey.player != "lookahead-3") | (survey.deal.astype(int) <= 40)]
+    fig = lookahead_chart(fewer, variant="bakers_dozen")
+    save(fig, tmp_path, "lookahead_fewer")
+    (ax,) = fig.axes
+    assert ax.get_title().splitlines()[-1] == "40 to 120 deals a player, 95 % Wilson intervals"
+    assert legend_texts(ax)[-1] == "lookahead-3 (n = 40)"
+    # every point on as many deals, the solver's 3 unresolved left out: still a range
+    title = lookahead_chart(survey, variant="bakers_dozen").axes[0].get_title()
+    assert title.splitlines()[-1] == "117 to 120 deals a player, 95 % Wilson intervals"
+
+
 def test_odds_ratio_chart(survey, tmp_path):
     model = loss_model(survey, "careful", variant="bakers_dozen")
     fig = odds_ratio_chart(model)
@@ -302,3 +316,45 @@ def test_only_display_code_imports_matplotlib():
     assert "pyplot" not in "".join(
         line for line in Path(plots.__file__).read_text().splitlines() if "import" in line
     )
+
+
+def test_search_chart_says_its_medians_are_over_the_solved_deals(tmp_path):
+    from bakers_lab.solve import search
+
+    # tiny deals 0-4: 2 and 4 cannot be won, so summarize's medians (every deal) and the
+    # boxes' (the 3 solved deals) differ; the chart must not give its own under the
+    # table's label "median nodes expanded"
+    table = search.compare(range(5), ["breadth_first", ("astar", {"h": "detours"})], deck="tiny")
+    fig = plots.search_chart(table)
+    save(fig, tmp_path, "search_chart_solved_medians")
+    (ax,) = fig.axes
+    solved = table[table.deal.isin(table.loc[table.status == "solved", "deal"])]
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    for label, (algorithm, rows) in zip(
+        labels, solved.groupby("algorithm", observed=True, sort=False), strict=True
+    ):
+        name = str(algorithm).replace(" (", "\n(")
+        assert label == f"{name}\nsolved: median {rows.nodes_expanded.median():,.0f}"
+    assert ax.get_ylabel() == "algorithm (median nodes expanded on the 3 solved deals)"
+    everything = search.summarize(table).set_index("algorithm")["median_nodes_expanded"]
+    assert (
+        everything["breadth_first"]
+        != solved[solved.algorithm == "breadth_first"].nodes_expanded.median()
+    )
+    # every deal solved: the medians are over every deal, plainly "median"
+    table = search.compare([0, 1], ["breadth_first"], deck="tiny")
+    (ax,) = plots.search_chart(table).axes
+    assert [t.get_text() for t in ax.get_yticklabels()] == [
+        f"breadth_first\nmedian {table.nodes_expanded.median():,.0f}"
+    ]
+    assert ax.get_ylabel() == "algorithm (median nodes expanded)"
+
+
+def test_notebook_04_summary_shows_whole_numbers_not_powers_of_ten():
+
+    from bakers_lab.present import for_people
+
+    # summarize's medians over an even number of deals end in .5: iterative deepening's
+    # 3,210.5 nodes was shown "3.21e+03" among integers
+    medians = pd.DataFrame({"algorithm": ["a", "b"], "median_nodes_expanded": [3210.5, 20.5]})
+    assert for_people(medians)["median nodes expanded"].tolist() == ["3,210", "20.5"]

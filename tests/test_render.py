@@ -368,3 +368,22 @@ def test_to_html_options_reach_the_picture():
         assert title[0] == "Game 1 (Baker&#x27;s Dozen), after 1 move"
     p = parse(g.to_html(highlight=()))
     assert not any(c["highlight"] for c in p.cards) and len(p.cards) == 52
+
+
+def test_sentences_wrap_between_words_as_html_paragraphs():
+    from bakers_lab.render import Sentences
+
+    # JupyterLab shows a plain string preformatted, with word-break: break-all: a long
+    # summary broke mid-word at the edge.  Sentences are paragraphs of HTML instead.
+    text = "move 32 of 136, 5H>6D, lost the game; 7S>8S instead still wins <a & b>\n\nnext"
+    html = Sentences(text)._repr_html_()
+    assert html == (
+        '<p class="bakers-lab-prose" style="white-space:normal;word-break:normal;'
+        'overflow-wrap:normal;margin:0 0 0.5em 0">move 32 of 136, 5H&gt;6D, lost the game; '
+        "7S&gt;8S instead still wins &lt;a &amp; b&gt;</p>"
+        '<p class="bakers-lab-prose" style="white-space:normal;word-break:normal;'
+        'overflow-wrap:normal;margin:0 0 0.5em 0">next</p>'
+    )
+    assert str(Sentences(text)) == text
+    with pytest.raises(ValueError, match="Sentences takes a str, not int"):
+        Sentences(5)  # type: ignore[arg-type]

@@ -236,7 +236,9 @@ def _heading(source: object) -> str:
 
 
 class Compare(widgets.HBox):
-    """Games replayed next to each other (on a narrow page, one under the other).
+    """Games replayed next to each other on a page wide enough for two readable
+    boards with their controls (:attr:`MIN_WIDTH` each), else one under the
+    other: in JupyterLab at 1280 px, one under the other.
 
     ``sources``: anything :class:`Replay` takes, typically a player's lost game
     and the solver's win of the same deal (:func:`lost_and_won`); ``titles``:
@@ -244,6 +246,10 @@ class Compare(widgets.HBox):
     ``summary()``); ``layout``: the pictures' layout.  ``replays`` are the
     :class:`Replay` widgets, each with its own controls.
     """
+
+    #: The narrowest a game is drawn: a board of about 450 px with its replay's
+    #: controls beside it.
+    MIN_WIDTH = "720px"
 
     def __init__(
         self, *sources: object, titles: Sequence[str] | None = None, layout: str = "7+6"
@@ -258,10 +264,13 @@ class Compare(widgets.HBox):
             else [f"<b>{escape(str(t))}</b>" for t in titles]
         )
         self.replays = [Replay(s, layout=layout) for s in sources]
-        for r in self.replays:  # the pictures get the room: the slider lists the moves
-            r.moves.layout.display = "none"
-        # the games share the width (their pictures shrink), down to a readable size
-        share = widgets.Layout(flex="1 1 0", min_width="380px", margin="0 24px 16px 0")
+        for r in self.replays:  # the pictures get the room: the slider lists the moves,
+            r.moves.layout.display = "none"  # and where a game was lost wraps narrow
+            r.loss.layout.max_width = "22em"
+        # the games share the width down to a readable board beside its controls; below
+        # that they wrap one under the other (at 380 px each, JupyterLab's 848 px output
+        # at 1280 px drew the boards 150 and 230 px wide)
+        share = widgets.Layout(flex="1 1 0", min_width=self.MIN_WIDTH, margin="0 24px 16px 0")
         super().__init__(
             [
                 widgets.VBox([widgets.HTML(h), r], layout=share)
