@@ -19,7 +19,7 @@ True
 >>> find_data("no/such/dir")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-bakers_lab.table.SurveyError: data is no/such/dir, which does not exist; give a directory ...
+bakers_lab.table.SurveyError: no surveys in no/such/dir: it does not exist; give a directory ...
 
 ``python -m bakers_lab.datadir --out bakers_lab/outcomes.parquet`` (``make
 outcomes``) makes the compact table from the surveys in ``data/``.
@@ -92,17 +92,19 @@ def _has_surveys(root: Path) -> bool:
     return root.is_dir() and any(root.glob(f"*/{MANIFEST}"))
 
 
-def _given(path: Path, why: str, what: str) -> DataSource:
+def _given(path: Path, why: str) -> DataSource:
     if path.is_file() and path.suffix == ".parquet":
         return DataSource("compact", path, why)
     if _has_surveys(path):
         return DataSource("full", path, why)
-    allowed = "give a directory of surveys (the repository's data/) or a compact table (.parquet)"
+    named = f" ({ENV})" if why == ENV else ""
     if not path.exists():
-        raise SurveyError(f"{what} is {shown(str(path), 300)}, which does not exist; {allowed}")
+        raise SurveyError(
+            f"no surveys in {shown(str(path), 300)}{named}: it does not exist; give a "
+            f"directory of surveys (the repository's data/) or a compact table (.parquet)"
+        )
     raise SurveyError(
-        f"{what} is {shown(str(path), 300)}, which holds no survey (no subdirectory with a "
-        f"{MANIFEST}) and is no .parquet file; {allowed}"
+        f"no surveys in {shown(str(path), 300)}{named}: no subdirectory holds a {MANIFEST}"
     )
 
 
@@ -113,10 +115,10 @@ def find_data(data: str | os.PathLike[str] | None = None) -> DataSource:
     'compact'
     """
     if data is not None:
-        return _given(Path(data), "--data", "data")
+        return _given(Path(data), "--data")
     env = os.environ.get(ENV, "")
     if env:
-        return _given(Path(env), ENV, ENV)
+        return _given(Path(env), ENV)
     repo = repo_data_dir()
     if _has_surveys(repo):
         return DataSource("full", repo, "the repository's data/")
@@ -210,7 +212,7 @@ def write_compact(data: str | os.PathLike[str], out: str | os.PathLike[str]) -> 
     source = find_data(data)
     if source.kind != "full":
         raise SurveyError(
-            f"data is {shown(str(source.path))}, a compact table; the compact table is made "
+            f"{shown(str(source.path), 300)} is a compact table; the compact table is made "
             f"from a directory of full surveys"
         )
     table = compact_table(_full_table(source.path))
