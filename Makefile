@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: test lint survey venv clean lab app check-data ratings
+.PHONY: test lint survey venv clean lab app check-data ratings outcomes wheel smoke
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,20 @@ check-data: $(STAMP)
 # the difficulty ratings that ship with the package, from the surveys in data/
 ratings: $(STAMP)
 	$(BIN)/bakers-lab ratings --out bakers_lab/ratings.parquet
+
+# the compact outcome table that ships with the package (the surveys in data/ without
+# moves and timings; tests/test_packaging.py checks that it equals what data/ gives)
+outcomes: $(STAMP)
+	$(BIN)/python -m bakers_lab.datadir --out bakers_lab/outcomes.parquet
+
+# the wheel, in build/wheel/
+wheel: $(STAMP)
+	rm -rf build/lib build/wheel
+	$(BIN)/python -m pip wheel --quiet --no-deps -w build/wheel .
+
+# the wheel installed in a fresh environment outside the clone, and tried there
+smoke: wheel
+	.ci/smoke.sh build/wheel/bakers_lab-*.whl
 
 # JupyterLab on the notebooks (Ctrl-C stops it)
 lab: $(STAMP)

@@ -36,9 +36,10 @@ from typing import Literal
 
 import pandas as pd
 
+from . import datadir
+from .datadir import repo_data_dir
 from .skill import FAMILIES, locate, skill_curve
 from .stats import LADDER, ablation, paired_comparison, win_rates
-from .table import SurveyError, read_survey
 from .validate import describe, shown
 
 __all__ = [
@@ -112,25 +113,16 @@ CLAIMS: tuple[SeedClaim, ...] = (
 
 
 def default_data_dir() -> Path:
-    """The ``data/`` directory of the repository this package sits in."""
-    return Path(__file__).resolve().parent.parent / "data"
+    """The ``data/`` directory of the repository this package sits in (in a clone;
+    :func:`bakers_lab.datadir.find_data` says where the surveys are found)."""
+    return repo_data_dir()
 
 
 def load_surveys(data: str | os.PathLike[str] | None = None) -> pd.DataFrame:
-    """Every survey under ``data`` (each subdirectory with a ``_survey.json``) in one
-    table; ``variant`` and ``player`` as plain strings."""
-    root = Path(data) if data is not None else default_data_dir()
-    dirs = sorted(p.parent for p in root.glob("*/_survey.json"))
-    if not dirs:
-        raise SurveyError(f"no surveys in {root}: no subdirectory holds a _survey.json")
-    parts = []
-    for d in dirs:
-        t = read_survey(d)
-        parts.append(t.assign(variant=t["variant"].astype(str), player=t["player"].astype(str)))
-    table = pd.concat(parts, ignore_index=True)
-    # the same (deal, variant, player) may be in two surveys (the ablation repeats
-    # careful): the rows are the same games, keep one
-    return table.drop_duplicates(["deal", "variant", "player"], ignore_index=True)
+    """Every survey under ``data`` (a directory of surveys or a compact table;
+    ``None``: where :func:`bakers_lab.datadir.find_data` finds them) in one table;
+    ``variant`` and ``player`` as plain strings."""
+    return datadir.load_surveys(data)
 
 
 def contents(surveys: pd.DataFrame) -> pd.DataFrame:

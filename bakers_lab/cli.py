@@ -16,6 +16,7 @@
     bakers-lab explain N --moves FILE [--variant V] [--max-nodes K] [--json]
     bakers-lab hint N [--moves FILE] [--variant V] [--max-nodes K]
     bakers-lab ratings [--data DIR] --out FILE
+    bakers-lab notebooks DIR [--force]
 
 Errors in the input (an unknown variant, a bad game number, a malformed
 board) print one line, ``bakers-lab: error: …``, and exit with code 2.
@@ -209,6 +210,21 @@ def _cmd_claims(args: argparse.Namespace) -> int:
     from .claims import claims_table, format_claims
 
     sys.stdout.write(format_claims(claims_table(args.data), markdown=args.markdown))
+    return 0
+
+
+def _cmd_notebooks(args: argparse.Namespace) -> int:
+    from .datadir import copy_notebooks, find_data
+
+    written = copy_notebooks(args.dir, force=args.force)
+    source = find_data()
+    print(
+        f"{len(written)} notebooks copied to {args.dir}: "
+        f"{', '.join(p.name for p in written)}\n"
+        f"open them with: jupyter lab {args.dir}\n"
+        f"they read the surveys from {source.path} ({source.why}); "
+        f"set BAKERS_LAB_DATA=DIR to use another copy"
+    )
     return 0
 
 
@@ -511,6 +527,12 @@ def _jobs(text: str) -> int:
     return _whole(text, -(2**31), 2**31, signed=True, words="(1, 2, ... or -1: every core)")
 
 
+_DATA_HELP = (
+    "a directory of surveys or a compact table (default: $BAKERS_LAB_DATA, else the "
+    "repository's data/, else the table that comes with the package)"
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command's argument parser (one sub-command per job)."""
     parser = _Parser(prog="bakers-lab", description="Baker's Dozen solitaire analysis toolkit.")
@@ -645,9 +667,10 @@ def build_parser() -> argparse.ArgumentParser:
         "claims",
         help="the rule texts' claims against the shipped surveys",
         description="Test each claim of the rule texts against the surveys in DIR "
-        "(default: the repository's data/).",
+        "(default: $BAKERS_LAB_DATA, the repository's data/ or the table that comes "
+        "with the package).",
     )
-    p.add_argument("--data", metavar="DIR", help="directory of surveys (default: data/)")
+    p.add_argument("--data", metavar="DIR", help=_DATA_HELP)
     p.add_argument("--markdown", action="store_true", help="print a Markdown table")
     p.set_defaults(run=_cmd_claims)
 
@@ -751,9 +774,19 @@ def build_parser() -> argparse.ArgumentParser:
         description="Rate every deal of the surveys in DIR that have the solver, greedy, "
         "careful and lookahead-2, into one Parquet file (what pick reads).",
     )
-    p.add_argument("--data", metavar="DIR", help="directory of surveys (default: data/)")
+    p.add_argument("--data", metavar="DIR", help=_DATA_HELP)
     p.add_argument("--out", required=True, metavar="FILE", help="the Parquet file to write")
     p.set_defaults(run=_cmd_ratings)
+
+    p = sub.add_parser(
+        "notebooks",
+        help="copy the notebooks into a directory",
+        description="Copy the notebooks that come with bakers_lab into DIR, to open "
+        "with JupyterLab; they read the surveys as the library does.",
+    )
+    p.add_argument("dir", metavar="DIR", help="where to copy them (made if missing)")
+    p.add_argument("--force", action="store_true", help="overwrite notebooks already in DIR")
+    p.set_defaults(run=_cmd_notebooks)
     return parser
 
 

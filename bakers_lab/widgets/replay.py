@@ -12,6 +12,7 @@ import ipywidgets as widgets
 
 from ..cards import Card
 from ..coach import Explanation, explain
+from ..datadir import FULL_DATA_HINT
 from ..deals import Deal, deal
 from ..game import GameState
 from ..moves import IllegalMoveError, Move, MoveError
@@ -148,9 +149,11 @@ class ReplayModel:
     def _from_row(cls, row: Any, mark: int | None) -> ReplayModel:
         missing = [c for c in ("deal", "variant", "solution") if c not in row.index]
         if missing:
+            # a row of the compact table shipped with the package has no moves
+            where = f"; {FULL_DATA_HINT}" if missing == ["solution"] else ""
             raise ValueError(
                 f"a survey row needs the columns deal, variant and solution; "
-                f"this one has no {', '.join(missing)}"
+                f"this one has no {', '.join(missing)}{where}"
             )
         number = as_int(row["deal"], "the survey row's deal", low=1)
         solution = _text(row["solution"]) or ""

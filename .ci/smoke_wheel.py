@@ -1,0 +1,186 @@
+"""The installed wheel tried as a user would, outside the clone (run by .ci/smoke.sh).
+
+Run with the Python of a fresh environment the wheel is installed in, from a
+directory outside the repository: every step prints its time, and the first
+failure stops the script with exit code 1 and says which step and why.
+
+    .ci/smoke.sh build/wheel/bakers_lab-*.whl
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+
+BIN = Path(sys.executable).parent
+#: How long the app may take to answer (its first start compiles nothing, but loads Voilà).
+APP_START = 180
+
+
+class SmokeError(AssertionError):
+    """A step of the smoke test that did not do what a user expects."""
+
+
+def run(*args: str, code: int = 0) -> str:
+    """``bakers-lab ARGS`` of the installed wheel; its standard output (stderr checked too)."""
+    done = subprocess.run([str(BIN / "bakers-lab"), *args], capture_output=True, text=True)
+    if done.returncode != code:
+        raise SmokeError(
+            f"bakers-lab {' '.join(args)} exited {done.returncode}, not {code}:\n"
+            f"{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+        )
+    return done.stdout + done.stderr
+
+
+def expect(text: str, *parts: str) -> None:
+    for part in parts:
+        if part not in text:
+            raise SmokeError(f"{part!r} is not in the output:\n{text[-2000:]}")
+
+
+def installed(work: Path) -> None:
+    import bakers_lab
+    from bakers_lab.datadir import find_data
+
+    where = Path(bakers_lab.__file__).resolve()
+    if "site-packages" not in where.parts:
+        raise SmokeError(f"bakers_lab is imported from {where}, not from the installed wheel")
+    source = find_data()
+    if source.kind != "compact":
+        raise SmokeError(f"the installed package finds {source.kind} data at {source.path}")
+
+
+def claims(work: Path) -> None:
+    out = run("claims")
+    expect(out, "won about 75–80 % of the time with careful play", "verdict:", "lookahead-2")
+
+
+def solve(work: Path) -> None:
+    expect(run("solve", "5"), "bakers_dozen game 5: solved")
+
+
+def shortest(work: Path) -> None:
+    expect(run("shortest", "5"), "bakers_dozen game 5: the shortest win takes 63 moves")
+
+
+def survey(work: Path) -> None:
+    import bakers_lab as bl
+
+    out = work / "survey"
+    run("survey", "--deals", "1-50", "--players", "solver,careful", "--out", str(out), "--quiet")
+    table = bl.read_survey(out)
+    if len(table) != 100 or sorted(set(table["player"].astype(str))) != ["careful", "solver"]:
+        raise SmokeError(f"the 50-deal survey holds {len(table)} rows, not 100 (50 per player)")
+    if not (table["solution"].str.len() > 0).all():
+        raise SmokeError("a game of the 50-deal survey has no moves")
+
+
+def notebooks(work: Path) -> None:
+    target = work / "notebooks"
+    expect(run("notebooks", str(target)), "4 notebooks copied", "02_win_rates.ipynb")
+    again = run("notebooks", str(target), code=2)
+    expect(again, "already exists", "--force")
+    run("notebooks", str(target), "--force")
+
+
+def notebook_02(work: Path) -> None:
+    import nbformat
+    from nbclient import NotebookClient
+
+    path = work / "notebooks" / "02_win_rates.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    # small parameters (as papermill would): a cell after the first code cell
+    first = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code")
+    nb.cells.insert(first + 1, nbformat.v4.new_code_cell('FRESH_DEALS = "1-5"'))
+    NotebookClient(nb, timeout=600, resources={"metadata": {"path": str(path.parent)}}).execute()
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
+    errors = [o for o in outputs if o.get("output_type") == "error"]
+    if errors:
+        raise SmokeError(f"notebook 02 raised {errors[0].get('ename')}: {errors[0].get('evalue')}")
+    images = [o for o in outputs if "image/png" in o.get("data", {})]
+    if len(images) < 5:
+        raise SmokeError(f"notebook 02 drew {len(images)} charts, not the 5 or more it has")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def app(work: Path) -> None:
+    port = _free_port()
+    log = work / "app.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [str(BIN / "bakers-lab"), "app", "--no-browser", "--port", str(port)],
+            stdout=out, stderr=subprocess.STDOUT, start_new_session=True, cwd=work,
+        )  # fmt: skip
+    try:
+        deadline = time.monotonic() + APP_START
+        while True:
+            if proc.poll() is not None:
+                raise SmokeError(f"the app exited ({proc.returncode}):\n{log.read_text()}")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=120) as r:
+                    page = r.read().decode("utf-8", "replace")
+                    status = r.status
+                break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                if time.monotonic() > deadline:
+                    raise SmokeError(f"no page in {APP_START} s:\n{log.read_text()}") from None
+                time.sleep(0.5)
+        if status != 200 or "<html" not in page.lower() or "bl-board" not in page:
+            raise SmokeError(f"the app's page is not the app (status {status}):\n{page[:500]}")
+        if "cdn.jsdelivr.net" in page:
+            raise SmokeError("the app's page loads a style sheet from a CDN")
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)  # the group started above, by its id
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+
+
+STEPS: tuple[tuple[str, Callable[[Path], None]], ...] = (
+    ("the package is the installed wheel and finds its compact table", installed),
+    ("bakers-lab claims", claims),
+    ("bakers-lab solve 5", solve),
+    ("bakers-lab shortest 5", shortest),
+    ("bakers-lab survey --deals 1-50 --players solver,careful", survey),
+    ("bakers-lab notebooks DIR (twice: the second refuses)", notebooks),
+    ("notebook 02 executed (FRESH_DEALS 1-5)", notebook_02),
+    ("bakers-lab app: its page served", app),
+)
+
+
+def main() -> int:
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="bakers-smoke-") as tmp:
+        work = Path(tmp)
+        for name, step in STEPS:
+            t0 = time.perf_counter()
+            print(f"smoke: {name} …", flush=True)
+            try:
+                step(work)
+            except Exception as exc:
+                print(f"smoke: FAILED: {name}: {exc}", file=sys.stderr)
+                return 1
+            print(f"smoke: ok in {time.perf_counter() - t0:.1f} s", flush=True)
+    print(f"smoke: all {len(STEPS)} steps passed in {time.perf_counter() - start:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
