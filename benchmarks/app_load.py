@@ -1,5 +1,6 @@
 """Does the web app hold up?  A real browser opens and closes the app's page many
-times, then several pages at once show a game and step its replay.
+times, then several pages at once show a game and step its replay, then one page
+shows game after game (its kernel's memory after the first game and after the last).
 
 Starts ``bakers-lab app`` on a free port, drives Debian's Chromium with Playwright
 (``/usr/bin/chromium``, headless), and prints after each phase: the kernels alive
@@ -7,8 +8,15 @@ Starts ``bakers-lab app`` on a free port, drives Debian's Chromium with Playwrig
 MiB), and the times a person waits (page ready, game shown, one replay step;
 median and worst).  Any request that leaves 127.0.0.1 is counted.
 
-    python benchmarks/app_load.py                      # 30 opens, then 5 pages at once
+The last phase is one page as a person uses it for an afternoon: it shows games 1,
+2, 3, ... in turn (``--games``), and on each steps the winning line, steps the
+careful player's game and plays three moves on the board.  It prints the page's
+kernel's memory (resident, MiB) after the first game and after the last, and their
+ratio (the app keeps it under 1.5).
+
+    python benchmarks/app_load.py                      # 30 opens, 5 pages at once, 50 games
     python benchmarks/app_load.py --opens 10 --pages 3 --idle-minutes 1
+    python benchmarks/app_load.py --opens 0 --pages 0 --games 50   # the memory figure only
 """
 
 from __future__ import annotations
@@ -102,12 +110,87 @@ def open_page(browser: Any, base: str, outside: list[str], ready: list[float]) -
     return context, page
 
 
+def kernels_of(server: int) -> set[int]:
+    """The kernel processes under the server."""
+    return {p for p, line in processes_under(server) if b"ipykernel" in line}
+
+
+def one_game(page: Any, number: int, expect: Any, waits: dict[str, list[float]]) -> None:
+    """Show game ``number`` on the page, step its winning line, step the careful
+    player's game and play three moves on the board, as a person does."""
+    explorer = page.locator(".bl-explorer")
+    caption = f"Game {number} ("
+    box = page.locator(".bl-explorer-game input")
+    box.fill(str(number))
+    t = time.monotonic()
+    box.press("Enter")
+    # the player's replay is the last thing a game shows
+    tabs = explorer.locator(".lm-TabBar-tab")
+    player = explorer.locator(".bl-replay", has_text=caption)
+    expect(explorer.locator(".bl-board", has_text=caption)).to_have_count(1, timeout=300_000)
+    expect(player.last).to_be_attached(timeout=300_000)
+    expect(tabs.first).to_be_visible(timeout=300_000)
+    waits["game shown"].append(time.monotonic() - t)
+    lines = explorer.locator(".bl-replay-line")
+    if tabs.first.inner_text().strip() == "Winning line":
+        for k in range(1, 6):
+            t = time.monotonic()
+            explorer.locator(".bl-replay button.bl-next").first.click()
+            expect(lines.first).to_contain_text(f"move {k} of", timeout=60_000)
+            waits["replay step"].append(time.monotonic() - t)
+    tabs.nth(1).click()
+    steps = player.last.locator("button.bl-next")
+    for k in range(1, 4):
+        if steps.is_enabled():
+            steps.click()
+            expect(player.last.locator(".bl-replay-line")).to_contain_text(f"move {k} of")
+    tabs.nth(2).click()
+    legal = explorer.locator(".bl-board-legal button")
+    status = explorer.locator(".bl-board-status")
+    for k in range(1, 4):
+        if legal.count():
+            t = time.monotonic()
+            legal.first.click()
+            expect(status).to_contain_text(f"{k} move", timeout=60_000)
+            waits["board move"].append(time.monotonic() - t)
+    tabs.first.click()
+
+
+def games_in_one_page(browser: Any, base: str, server: int, games: int,
+                      outside: list[str]) -> None:  # fmt: skip
+    """Show ``games`` games in one page; print its kernel's memory after the first
+    game and after the last, and their ratio."""
+    from playwright.sync_api import expect
+
+    before = kernels_of(server)
+    ready: list[float] = []
+    context, page = open_page(browser, base, outside, ready)
+    waits: dict[str, list[float]] = {"game shown": [], "replay step": [], "board move": []}
+    try:
+        (kernel,) = kernels_of(server) - before
+        first = 0.0
+        for number in range(1, games + 1):
+            one_game(page, number, expect, waits)
+            if number == 1:
+                first = rss_mib(kernel)
+                print(f"one page, after 1 game: kernel {first:,.0f} MiB", flush=True)
+            elif number % 10 == 0:
+                print(f"    after {number} games: kernel {rss_mib(kernel):,.0f} MiB", flush=True)
+        last = rss_mib(kernel)
+        report(f"one page, after {games} games: kernel {last:,.0f} MiB, "
+               f"{last / first:.2f} x its size after 1 game", server, waits, outside)  # fmt: skip
+    finally:
+        page.close(run_before_unload=True)
+        context.close()
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--opens", type=int, default=30, help="pages opened and closed in turn")
     ap.add_argument("--pages", type=int, default=5, help="pages open at once")
     ap.add_argument("--game", default="4", help="the game the pages show")
     ap.add_argument("--steps", type=int, default=10, help="replay steps each page takes")
+    ap.add_argument("--games", type=int, default=50, help="games shown in turn in one page")
     ap.add_argument("--idle-minutes", type=float, default=5.0, help="the app's culling time")
     args = ap.parse_args()
     from playwright.sync_api import expect, sync_playwright
@@ -172,6 +255,8 @@ def main() -> int:
                 context.close()
             time.sleep(3)
             report("after those pages closed", server.pid, {}, outside)
+            if args.games:
+                games_in_one_page(browser, base, server.pid, args.games, outside)
             browser.close()
     finally:
         os.killpg(server.pid, signal.SIGTERM)

@@ -49,8 +49,8 @@ class _ButtonRow:
     ``on_click`` with the button's description."""
 
     def __init__(self, on_click: Callable[[str], None]) -> None:
-        self.box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
-        self._pool: list[Any] = []
+        self.box = _PoolBox(layout=widgets.Layout(flex_flow="row wrap"))
+        self._pool: list[Any] = self.box.pool
         self._on_click = on_click
 
     def show(
@@ -73,10 +73,36 @@ class _ButtonRow:
         self.box.children = tuple(self._pool[: len(labels)])
 
 
+class _PoolBox(widgets.HBox):
+    """The box of a :class:`_ButtonRow`: closing it closes the buttons kept out of
+    sight for the next redraw too."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.pool: list[Any] = []
+
+    def close(self) -> None:
+        for button in self.pool:
+            _close_all(button)
+        super().close()
+
+
 def _close_all(widget: Any) -> None:
-    """Close a widget and every widget inside it (they leave the kernel and the page)."""
+    """Close a widget and every widget inside it, with their layouts and styles (they
+    leave the kernel and the page).  Jupyter keeps each layout and style as a widget
+    of its own, alive until closed, however long ago its widget was.
+
+    >>> box = widgets.VBox([widgets.Button(description="a")])
+    >>> parts = [box, box.layout, box.children[0], box.children[0].style]
+    >>> _close_all(box)
+    >>> [w.comm for w in parts]
+    [None, None, None, None]
+    """
     for child in getattr(widget, "children", ()):
         _close_all(child)
+    for part in (getattr(widget, "layout", None), getattr(widget, "style", None)):
+        if isinstance(part, widgets.Widget):
+            part.close()
     widget.close()
 
 
