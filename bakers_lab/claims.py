@@ -36,6 +36,7 @@ from typing import Literal
 
 import pandas as pd
 
+from .par import as_column
 from .skill import FAMILIES, locate, skill_curve
 from .stats import LADDER, ablation, paired_comparison, win_rates
 from .table import SurveyError, read_survey
@@ -118,7 +119,18 @@ def default_data_dir() -> Path:
 
 def load_surveys(data: str | os.PathLike[str] | None = None) -> pd.DataFrame:
     """Every survey under ``data`` (each subdirectory with a ``_survey.json``) in one
-    table; ``variant`` and ``player`` as plain strings."""
+    table; ``variant`` and ``player`` as plain strings.
+
+    Par is a column, never a player: the rows of ``shortest`` (the par table) are
+    not a player's games, so they leave the table and their ``par`` and
+    ``par_bound`` become columns of every row of the same deal
+    (:func:`bakers_lab.par.as_column`); win rates, ladders, claims and charts
+    fed from this table see players only.
+
+    >>> t = load_surveys()
+    >>> "shortest" in set(t["player"]), int(t["par"].notna().sum()) > 0
+    (False, True)
+    """
     root = Path(data) if data is not None else default_data_dir()
     dirs = sorted(p.parent for p in root.glob("*/_survey.json"))
     if not dirs:
@@ -130,7 +142,8 @@ def load_surveys(data: str | os.PathLike[str] | None = None) -> pd.DataFrame:
     table = pd.concat(parts, ignore_index=True)
     # the same (deal, variant, player) may be in two surveys (the ablation repeats
     # careful): the rows are the same games, keep one
-    return table.drop_duplicates(["deal", "variant", "player"], ignore_index=True)
+    table = table.drop_duplicates(["deal", "variant", "player"], ignore_index=True)
+    return as_column(table)
 
 
 def contents(surveys: pd.DataFrame) -> pd.DataFrame:
