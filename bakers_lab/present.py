@@ -60,6 +60,8 @@ COLUMN_WORDS: Mapping[str, str] = MappingProxyType(
         "measure": "its feature in the straight line",
         "odds_ratio": "odds of losing, per SD more",
         "p_value_odds": "p-value (odds of 1)",
+        "odds_span": "95 % interval (odds)",
+        "drop_span": "95 % interval (AUC lost)",
         "median_moves": "median moves",
         "median_par": "median par",
         "median_excess": "median moves above par",

@@ -20,6 +20,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+import math
 import os
 import textwrap
 from collections.abc import Iterable
@@ -235,11 +236,26 @@ def _in_words(feature: str) -> str:
 def _fmt_families(model: LossPredictors) -> pd.DataFrame:
     """The trees beside the line, one row per family, in words."""
     f = model.families
-    words = f.assign(measure=[_in_words(str(x)) for x in f["feature"]])
-    words = words.rename(columns={"p_value": "p_value_odds"})
-    cols = ["group", "measure", "odds_ratio", "odds_low", "odds_high", "p_value_odds",
-            "auc_drop", "drop_low", "drop_high"]  # fmt: skip
-    return for_people(words[cols])
+
+    def fixed(v: float, places: int) -> str:
+        return "—" if math.isnan(v) else f"{v:.{places}f}".replace("-", "−")
+
+    def spans(lo: pd.Series, hi: pd.Series, places: int) -> list[str]:
+        return [f"{fixed(a, places)} to {fixed(b, places)}" if not math.isnan(a) else "—"
+                for a, b in zip(lo, hi, strict=True)]  # fmt: skip
+
+    words = pd.DataFrame(
+        {
+            "group": f["group"],
+            "measure": [_in_words(str(x)) for x in f["feature"]],
+            "odds_ratio": [fixed(v, 2) for v in f["odds_ratio"]],
+            "odds_span": spans(f["odds_low"], f["odds_high"], 2),
+            "p_value_odds": f["p_value"],
+            "auc_drop": [fixed(v, 3) for v in f["auc_drop"]],
+            "drop_span": spans(f["drop_low"], f["drop_high"], 3),
+        }
+    )
+    return for_people(words)
 
 
 def _fmt_over_par(over: pd.DataFrame) -> pd.DataFrame:
