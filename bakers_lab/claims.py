@@ -38,6 +38,7 @@ import pandas as pd
 
 from . import datadir
 from .datadir import repo_data_dir
+from .par import as_column
 from .skill import FAMILIES, locate, skill_curve
 from .stats import LADDER, ablation, paired_comparison, win_rates
 from .validate import describe, shown
@@ -121,8 +122,22 @@ def default_data_dir() -> Path:
 def load_surveys(data: str | os.PathLike[str] | None = None) -> pd.DataFrame:
     """Every survey under ``data`` (a directory of surveys or a compact table;
     ``None``: where :func:`bakers_lab.datadir.find_data` finds them) in one table;
-    ``variant`` and ``player`` as plain strings."""
-    return datadir.load_surveys(data)
+    ``variant`` and ``player`` as plain strings.
+
+    Par is a column, never a player: the rows of ``shortest`` (the par table) are
+    not a player's games, so they leave the table and their ``par`` and
+    ``par_bound`` become columns of every row of the same deal
+    (:func:`bakers_lab.par.as_column`); win rates, ladders, claims and charts
+    fed from this table see players only.
+
+    >>> t = load_surveys()
+    >>> "shortest" in set(t["player"]), int(t["par"].notna().sum()) > 0
+    (False, True)
+    """
+    table = datadir.load_surveys(data)
+    out = as_column(table)
+    out.attrs.update(table.attrs)
+    return out
 
 
 def contents(surveys: pd.DataFrame) -> pd.DataFrame:

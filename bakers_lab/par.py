@@ -25,19 +25,66 @@ import pandas as pd
 
 from .stats import _check_table
 
-__all__ = ["excess", "excess_summary", "pars"]
+__all__ = ["PAR", "as_column", "excess", "excess_summary", "pars"]
+
+#: The survey "player" whose rows are the par table, not a player.
+PAR = "shortest"
+
+
+def as_column(table: pd.DataFrame) -> pd.DataFrame:
+    """Par as a column, never a player: ``table`` without the rows of ``shortest``
+    (the par table), whose ``par`` and ``par_bound`` go onto every other row of the
+    same deal and variant (missing where the par table has no row of it).  A
+    table without such rows comes back as it is; ``player`` keeps its dtype (a
+    categorical loses the category ``shortest``).
+
+    >>> rows = pd.DataFrame({"deal": [1, 1], "variant": "bakers_dozen",
+    ...     "player": ["shortest", "careful"], "outcome": ["won", "won"],
+    ...     "par": pd.array([67, None], dtype="Int64"),
+    ...     "par_bound": pd.array([67, None], dtype="Int64")})
+    >>> as_column(rows)[["player", "par", "par_bound"]].to_dict("records")
+    [{'player': 'careful', 'par': 67, 'par_bound': 67}]
+    """
+    _check_table(table)
+    is_par = (table["player"].astype(str) == PAR).to_numpy()
+    if not is_par.any():
+        return table
+    par = table[is_par]
+    rest = table[~is_par].copy()
+
+    def keys(t: pd.DataFrame) -> pd.MultiIndex:
+        return pd.MultiIndex.from_arrays([t["variant"].astype(str), t["deal"]])
+
+    for column in ("par", "par_bound"):
+        values = (
+            pd.Series(par[column].to_numpy(), index=keys(par))
+            if column in par.columns
+            else pd.Series(pd.NA, index=keys(par), dtype="Int64")
+        )
+        rest[column] = pd.array(values.reindex(keys(rest)).to_numpy(), dtype="Int64")
+    if (
+        isinstance(rest["player"].dtype, pd.CategoricalDtype)
+        and PAR in rest["player"].cat.categories
+    ):
+        rest["player"] = rest["player"].cat.remove_categories([PAR])
+    return rest.reset_index(drop=True)
 
 
 def pars(table: pd.DataFrame) -> pd.DataFrame:
-    """The rows of player ``shortest``: one per deal, with ``par`` (proven) and
-    ``par_bound``; a ValueError when there are none."""
+    """One row per deal with ``par`` (proven) and ``par_bound``: the rows of
+    ``shortest``, or, where par is already a column (:func:`as_column`, as
+    :func:`bakers_lab.claims.load_surveys` gives it), one row of each deal that
+    has a par or a bound; a ValueError when there are none."""
     _check_table(table)
     missing = [c for c in ("par", "par_bound") if c not in table.columns]
     if missing:
         raise ValueError(
             f"table lacks the column {missing[0]}: a survey with --players shortest has it"
         )
-    rows = table[table["player"].astype(str) == "shortest"]
+    rows = table[table["player"].astype(str) == PAR]
+    if rows.empty:  # par as a column
+        known = table[table["par"].notna() | table["par_bound"].notna()]
+        rows = known.drop_duplicates(["deal", "variant"])
     if rows.empty:
         raise ValueError(
             "table has no rows of the player shortest: run a survey with --players "

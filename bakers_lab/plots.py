@@ -423,10 +423,13 @@ def _ratio_ticks(ax: Axes) -> None:
     ax.xaxis.set_minor_locator(NullLocator())
 
 
-def odds_ratio_chart(model: LossModel, *, ax: Axes | None = None) -> Figure:
-    """Forest plot of a :func:`~bakers_lab.stats.loss_model`: each feature's odds
+def odds_ratio_chart(model: LossPredictors | LossModel, *, ax: Axes | None = None) -> Figure:
+    """Forest plot of the straight line of a :func:`~bakers_lab.stats.loss_model`
+    (or of a :func:`~bakers_lab.stats.logistic_model`): each feature's odds
     ratio of losing per 1 SD with its 95 % Wald interval, sorted, on a log axis
     with the no-effect line at 1."""
+    if isinstance(model, LossPredictors):
+        model = model.line
     if not isinstance(model, LossModel):
         raise ValueError(f"model must be a LossModel (stats.loss_model), not {describe(model)}")
     odds = model.odds_ratios.sort_values("odds_ratio", kind="stable").reset_index(drop=True)

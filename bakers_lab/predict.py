@@ -1,7 +1,9 @@
 """What predicts a loss, asked two ways: a logistic model on one feature per family of
 near-duplicate features, and gradient-boosted trees on all of them, on the same
 held-out deals; then which family matters, by how much the held-out AUC falls when
-the family's columns are shuffled.
+the family's columns are shuffled.  This is the library's one loss model
+(``bl.loss_model`` is :func:`loss_predictors` by its older name): the HTML report,
+notebook 03 and the README show what it finds.
 
 The deal features come in families that measure nearly the same thing (the four
 ``f_depth_ace_*`` and their sum; ``f_inversions`` and its low, middle and high
@@ -28,12 +30,13 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .stats import _auc, _choose, _variant_rows, held_out_split, loss_model
-from .validate import as_int
+from .stats import LossModel, _auc, _choose, _variant_rows, held_out_split, logistic_model
+from .validate import as_int, describe
 
 __all__ = [
     "FEATURE_GROUPS",
     "LossPredictors",
+    "family_of",
     "loss_predictors",
     "representatives",
     "variance_inflation",
@@ -82,6 +85,20 @@ FEATURE_GROUPS: Mapping[str, tuple[str, ...]] = MappingProxyType(
 _SHARE = ((0.6, "almost nothing"), (0.7, "a little"), (0.8, "a fair part"), (1.01, "much"))
 
 
+def family_of(feature: str) -> str:
+    """The family of :data:`FEATURE_GROUPS` that ``feature`` belongs to.
+
+    >>> family_of("f_depth_ace_c")
+    'Aces buried'
+    """
+    for name, members in FEATURE_GROUPS.items():
+        if feature in members:
+            return name
+    raise ValueError(
+        f"unknown feature {describe(feature)}; every feature of FEATURE_GROUPS has a family"
+    )
+
+
 def representatives(table: pd.DataFrame | None = None) -> list[str]:
     """Each family's representative feature (of those ``table`` has, if given)."""
     reps = [members[0] for members in FEATURE_GROUPS.values()]
@@ -115,7 +132,9 @@ class LossPredictors:
     ``trees_auc``: of the gradient-boosted trees on every feature; ``importance``:
     one row per family, columns ``group``, ``features`` (how many), ``auc_drop``
     (mean fall of the trees' held-out AUC when the family is shuffled), ``low``,
-    ``high`` (its 95 % interval over the repeats) — sorted, largest first.
+    ``high`` (its 95 % interval over the repeats) — sorted, largest first;
+    ``line``: the logistic model itself (its odds ratios per standard deviation
+    of each representative); :attr:`families` puts the two side by side.
     """
 
     player: str
@@ -125,6 +144,7 @@ class LossPredictors:
     logistic_auc: float
     trees_auc: float
     importance: pd.DataFrame = field(repr=False)
+    line: LossModel = field(repr=False)
     repeats: int = 10
     seed: int = 0
 
@@ -132,6 +152,44 @@ class LossPredictors:
     def strongest(self) -> str:
         """The family whose shuffling costs the trees most."""
         return str(self.importance["group"].iloc[0])
+
+    def strongest_feature(self) -> str:
+        """The feature that stands for the :attr:`strongest` family in the straight
+        line (its representative): the one to chart a player's win rate against."""
+        return str(self.families["feature"].iloc[0])
+
+    @property
+    def families(self) -> pd.DataFrame:
+        """The trees beside the line, one row per family, in the order of
+        :attr:`importance`: ``group``, ``feature`` (the family's feature in the
+        line; missing where the line dropped it), ``odds_ratio``, ``odds_low``,
+        ``odds_high`` (the odds of losing multiply by this per standard deviation
+        more of it, 95 % Wald interval), ``p_value``, and the trees' ``auc_drop``,
+        ``drop_low``, ``drop_high``."""
+        odds = self.line.odds_ratios.assign(
+            group=[family_of(f) for f in self.line.odds_ratios["feature"]]
+        ).set_index("group")
+        chosen = {family_of(f): f for f in (*self.line.odds_ratios["feature"], *self.line.dropped)}
+        imp = self.importance
+        rows = []
+        for r in imp.itertuples(index=False):
+            g = str(r.group)
+            o = odds.loc[g] if g in odds.index else None
+            nan = float("nan")
+            rows.append(
+                {
+                    "group": g,
+                    "feature": chosen.get(g, FEATURE_GROUPS[g][0]),
+                    "odds_ratio": nan if o is None else float(o["odds_ratio"]),
+                    "odds_low": nan if o is None else float(o["low"]),
+                    "odds_high": nan if o is None else float(o["high"]),
+                    "p_value": nan if o is None else float(o["p_value"]),
+                    "auc_drop": float(r.auc_drop),
+                    "drop_low": float(r.low),
+                    "drop_high": float(r.high),
+                }
+            )
+        return pd.DataFrame(rows)
 
     def summary(self) -> str:
         """How much of a loss the deal explains, in a sentence made of the numbers."""
@@ -161,6 +219,17 @@ class LossPredictors:
             "a deal, the linear model already says, and the rest of a loss is not in them"
         )
 
+    def __str__(self) -> str:
+        shown = self.families
+        lines = [self.summary(), "", "family (its feature in the line): odds of losing per SD "
+                 "more, 95 %; AUC the trees lose when it is shuffled, 95 %"]  # fmt: skip
+        for r in shown.itertuples(index=False):
+            line = "dropped" if math.isnan(r.odds_ratio) else (
+                f"{r.odds_ratio:.2f} ({r.odds_low:.2f}–{r.odds_high:.2f})")  # fmt: skip
+            lines.append(f"  {r.group} ({r.feature}): {line}; "
+                         f"{r.auc_drop:.3f} ({r.drop_low:.3f}–{r.drop_high:.3f})")  # fmt: skip
+        return "\n".join([*lines, *self.line.notes])
+
     def __repr__(self) -> str:
         return (
             f"LossPredictors(player={self.player!r}, variant={self.variant!r}, "
@@ -174,17 +243,20 @@ def loss_predictors(
     player: str,
     *,
     variant: str | None = None,
+    features: Sequence[str] | None = None,
     test_size: float = 0.3,
     seed: int = 0,
     repeats: int = 10,
 ) -> LossPredictors:
-    """Ask what predicts ``player``'s losses twice, on the same split as
-    :func:`~bakers_lab.stats.loss_model` (``test_size``, ``seed``): the logistic
-    model on :func:`representatives`, and scikit-learn's
+    """Ask what predicts ``player``'s losses twice, on one split of the
+    player's resolved deals (:func:`~bakers_lab.stats.held_out_split`:
+    ``test_size``, ``seed``): the logistic model
+    (:func:`~bakers_lab.stats.logistic_model`) on ``features``, at most one
+    feature per family (default: :func:`representatives`), and scikit-learn's
     ``HistGradientBoostingClassifier`` (its defaults, ``random_state=seed``) on
     every feature the table has; then shuffle each family of
     :data:`FEATURE_GROUPS` among the held-out deals ``repeats`` times and
-    measure the trees' loss of AUC.
+    measure the trees' loss of AUC.  ``bl.loss_model`` is this function.
 
     >>> from bakers_lab.claims import load_surveys
     >>> t = load_surveys()
@@ -198,6 +270,7 @@ def loss_predictors(
     rows, vname = _variant_rows(table, variant)
     player = _choose(rows, "player", player, f" for variant {vname!r}")
     repeats = as_int(repeats, "repeats", low=2, high=1000)
+    line_features = _one_per_family(rows, features)
     what = f"player {player!r}, variant {vname!r}"
     mine, train_idx, test_idx, lost = held_out_split(rows, player, what, test_size, seed)
     seed = as_int(seed, "seed", low=0)
@@ -205,12 +278,12 @@ def loss_predictors(
         name: [f for f in members if f in rows.columns] for name, members in FEATURE_GROUPS.items()
     }
     groups = {name: members for name, members in groups.items() if members}
-    features = [f for members in groups.values() for f in members]
-    if not features:
+    every = [f for members in groups.values() for f in members]
+    if not every:
         raise ValueError("the table has none of the f_* features of FEATURE_GROUPS")
-    linear = loss_model(rows, player, features=representatives(rows), test_size=test_size,
-                        seed=seed)  # fmt: skip
-    x = mine[features].to_numpy(dtype=np.float64)
+    linear = logistic_model(rows, player, features=line_features, test_size=test_size,
+                            seed=seed)  # fmt: skip
+    x = mine[every].to_numpy(dtype=np.float64)
     trees = HistGradientBoostingClassifier(random_state=seed)
     trees.fit(x[train_idx], lost[train_idx])
     x_test, y_test = x[test_idx], lost[test_idx]
@@ -218,7 +291,7 @@ def loss_predictors(
     rng = np.random.default_rng(seed)
     out = []
     for name, members in groups.items():
-        cols = [features.index(f) for f in members]
+        cols = [every.index(f) for f in members]
         drops = []
         for _ in range(repeats):
             shuffled = x_test.copy()
@@ -231,8 +304,27 @@ def loss_predictors(
     importance = importance.sort_values("auc_drop", ascending=False, kind="stable")
     return LossPredictors(
         player, vname, len(train_idx), len(test_idx), float(linear.auc), float(base),
-        importance.reset_index(drop=True), repeats, seed,
+        importance.reset_index(drop=True), linear, repeats, seed,
     )  # fmt: skip
+
+
+def _one_per_family(rows: pd.DataFrame, features: Sequence[str] | None) -> list[str]:
+    """The line's features: ``features`` checked (names of :data:`FEATURE_GROUPS`,
+    at most one of a family), or each family's representative the table has."""
+    if features is None:
+        return representatives(rows)
+    if isinstance(features, str) or not isinstance(features, Sequence):
+        raise ValueError(f"features must be a list of f_* column names, not {describe(features)}")
+    seen: dict[str, str] = {}
+    for f in features:
+        family = family_of(f)
+        if family in seen and seen[family] != f:
+            raise ValueError(
+                f"features {seen[family]!r} and {f!r} are of one family ({family}); give at "
+                "most one feature per family (their effects cannot be told apart)"
+            )
+        seen[family] = f
+    return list(features)
 
 
 def _lost_scores(model: object, x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:

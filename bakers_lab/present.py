@@ -56,6 +56,17 @@ COLUMN_WORDS: Mapping[str, str] = MappingProxyType(
         "median_seconds": "median seconds",
         "extra": "moves beyond the shortest",
         "auc_drop": "AUC lost when the group is shuffled",
+        "group": "family of features",
+        "measure": "its feature in the straight line",
+        "odds_ratio": "odds of losing, per SD more",
+        "p_value_odds": "p-value (odds of 1)",
+        "odds_span": "95 % interval (odds)",
+        "drop_span": "95 % interval (AUC lost)",
+        "median_moves": "median moves",
+        "median_par": "median par",
+        "median_excess": "median moves above par",
+        "median_excess_pct": "median % above par",
+        "at_par": "won in par",
         "low_value": "lowest value",
         "high_value": "highest value",
         "search_effort": "smallest search-N that wins",
@@ -68,8 +79,10 @@ _SPANS = (
     ("ci_low", "ci_high", "95 % interval", "%"),
     ("diff_low", "diff_high", "95 % interval (points)", "points"),
     ("low", "high", "95 % interval", ""),
+    ("odds_low", "odds_high", "95 % interval (odds)", ""),
+    ("drop_low", "drop_high", "95 % interval (AUC lost)", ""),
 )
-_PERCENT = ("rate", "a_rate", "b_rate", "share_solved", "share_optimal")
+_PERCENT = ("rate", "a_rate", "b_rate", "share_solved", "share_optimal", "at_par")
 _POINTS = ("diff",)
 
 

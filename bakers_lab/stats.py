@@ -1,4 +1,5 @@
-"""Win rates with confidence intervals, paired comparisons, loss models.
+"""Win rates with confidence intervals, paired comparisons, the straight line of the
+loss model.
 
 Every function reads a survey table (one row per (deal, variant, player), see
 :mod:`bakers_lab.survey`) and returns a tidy DataFrame: one row per thing
@@ -27,7 +28,7 @@ import re
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -35,11 +36,15 @@ import pandas as pd
 
 from .validate import as_int, describe, is_bool, shown, shown_int
 
+if TYPE_CHECKING:
+    from .predict import LossPredictors
+
 __all__ = [
     "PAIRED_COLUMNS",
     "LossModel",
     "ablation",
     "ladder",
+    "logistic_model",
     "loss_model",
     "paired_comparison",
     "player_order",
@@ -611,7 +616,10 @@ def rate_by_decile(
 
 @dataclass(frozen=True, eq=False)
 class LossModel:
-    """A logistic regression of losing on a player's deals, with held-out accuracy.
+    """A logistic regression of losing on a player's deals, with held-out accuracy:
+    the straight line of the loss model (:func:`logistic_model`; the loss model
+    itself is :func:`loss_model`, which draws this line on one feature per family
+    and grows trees beside it).
 
     ``odds_ratios``: one row per feature kept, columns ``feature``,
     ``odds_ratio`` (the odds of losing multiply by this for one standard
@@ -635,11 +643,6 @@ class LossModel:
     test_size: float
     seed: int
     method: str
-
-    def strongest_feature(self) -> str:
-        """The feature whose odds ratio is furthest from 1 (either way, on a log scale)."""
-        distance = np.abs(np.log(self.odds_ratios["odds_ratio"].to_numpy(dtype=float)))
-        return str(self.odds_ratios["feature"].iloc[int(distance.argmax())])
 
     def __repr__(self) -> str:
         return (
@@ -712,8 +715,7 @@ def _fit_logit(
     raise ValueError(
         f"the loss model for {what} cannot be fitted: the features separate the won "
         "from the lost deals (perfectly or nearly), so some odds ratios are infinite. "
-        "Model fewer features (bl.loss_model(table, player, features=[...]) in Python) or "
-        "survey more deals"
+        "Model fewer features (features=[...]) or survey more deals"
     )
 
 
@@ -763,19 +765,56 @@ def loss_model(
     features: Sequence[str] | None = None,
     test_size: float = 0.3,
     seed: int = 0,
+    repeats: int = 10,
+) -> LossPredictors:
+    """What predicts ``player``'s losses: the loss model, the one the report,
+    notebook 03 and the README show.  A thin alias, kept by this name, of
+    :func:`bakers_lab.predict.loss_predictors` (same arguments, same result): a
+    logistic model on one feature per family of near-duplicate features
+    (``features``; default each family's representative), gradient-boosted
+    trees on every feature beside it, both scored on the same held-out deals,
+    and each family's importance with its 95 % interval.
+
+    (Earlier versions fitted a logistic regression on every ``f_*`` column at
+    once; those features are collinear, so its odds ratios meant nothing.  The
+    straight line alone, on features you choose, is :func:`logistic_model`.)
+
+    >>> from bakers_lab.claims import load_surveys
+    >>> t = load_surveys()
+    >>> few = t[(t["variant"] == "bakers_dozen") & (t["deal"].astype(int) <= 2000)]
+    >>> loss_model(few, "careful", repeats=3).strongest
+    'Aces buried'
+    """
+    from .predict import loss_predictors
+
+    return loss_predictors(table, player, variant=variant, features=features,
+                           test_size=test_size, seed=seed, repeats=repeats)  # fmt: skip
+
+
+def logistic_model(
+    table: pd.DataFrame,
+    player: str,
+    *,
+    features: Sequence[str],
+    variant: str | None = None,
+    test_size: float = 0.3,
+    seed: int = 0,
 ) -> LossModel:
-    """Which deal features make ``player`` lose: a logistic regression, checked on held-out deals.
+    """The straight line of the loss model: a logistic regression of losing on
+    ``features``, checked on held-out deals.  :func:`loss_model` draws it on one
+    feature per family; give ``features`` yourself only when they do not measure
+    the same thing (collinear features split one effect among meaningless
+    coefficients).
 
     The player's resolved deals of ``variant`` (unresolved ones are dropped)
     are sorted by deal number and split by a permutation from
     ``numpy.random.default_rng(seed)``: ``round(test_size * n)`` deals are held
-    out, the rest fit the model.  ``features`` (default: every ``f_*`` column)
-    are turned into z-scores with the mean and sample standard deviation of the
-    training deals only.  Left out, and listed in ``dropped`` and ``notes``:
-    features constant on the training deals, and features that are a linear
-    combination of earlier ones there (e.g. ``f_depth_aces``, the sum of the
-    four ``f_depth_ace_*`` when no Ace starts home); reorder ``features=`` to
-    keep another of them.
+    out, the rest fit the model.  ``features`` (``f_*`` columns) are turned
+    into z-scores with the mean and sample standard deviation of the training
+    deals only.  Left out, and listed in ``dropped`` and ``notes``: features
+    constant on the training deals, and features that are a linear combination
+    of earlier ones there (e.g. ``f_depth_aces``, the sum of the four
+    ``f_depth_ace_*`` when no Ace starts home).
 
     The model: ``log odds(lost) = b0 + sum(b_j * z_j)``, fitted by maximum
     likelihood (statsmodels ``Logit``; Newton's method, BFGS if that fails; the
@@ -793,22 +832,14 @@ def loss_model(
     rows, vname = _variant_rows(table, variant)
     player = _choose(rows, "player", player, f" for variant {vname!r}")
     what = f"player {player!r}, variant {vname!r}"
-    names = _feature_names(rows)
-    if features is None:
-        chosen = names
-        if not chosen:
-            raise ValueError("the table has no f_* feature columns to model")
-    else:
-        if isinstance(features, str) or not isinstance(features, Sequence):
-            raise ValueError(
-                f"features must be a list of f_* column names, not {describe(features)}"
-            )
-        chosen = [_check_feature(rows, f) for f in features]
-        if not chosen:
-            raise ValueError("features is empty; give at least one f_* column, or None for all")
-        for f in chosen:
-            if chosen.count(f) > 1:
-                raise ValueError(f"feature {f!r} is given {chosen.count(f)} times; give each once")
+    if isinstance(features, str) or not isinstance(features, Sequence):
+        raise ValueError(f"features must be a list of f_* column names, not {describe(features)}")
+    chosen = [_check_feature(rows, f) for f in features]
+    if not chosen:
+        raise ValueError("features is empty; give at least one f_* column")
+    for f in chosen:
+        if chosen.count(f) > 1:
+            raise ValueError(f"feature {f!r} is given {chosen.count(f)} times; give each once")
     mine, train_idx, test_idx, lost = held_out_split(rows, player, what, test_size, seed)
     seed = as_int(seed, "seed", low=0)
     x_all = mine[chosen].to_numpy(dtype=np.float64)

@@ -169,16 +169,16 @@ def small_survey(tmp_path_factory):
 def test_report_text(small_survey):
     text = report_text(small_survey)
     lines = text.splitlines()
-    assert (
-        lines[0] == "Survey s: bakers_dozen; players solver, greedy, careful, lookahead-2; 60 deals"
+    assert lines[0] == (
+        "Survey s: Baker's Dozen; players greedy, careful, lookahead-2, solver; 60 deals"
     )
     rates = bl.win_rates(bl.read_survey(small_survey)).set_index("player")
     for player in ("solver", "greedy", "careful", "lookahead-2"):
-        row = next(line for line in lines if line.split()[1:2] == [player])
+        row = next(line for line in lines if line.split()[:1] == [player])
         assert f"{100 * rates.loc[player, 'rate']:.1f} %" in row
     assert "Adjacent players on the same deals" in text
     for a, b in (("greedy", "careful"), ("careful", "lookahead-2"), ("lookahead-2", "solver")):
-        assert re.search(rf"bakers_dozen\s+{a}\s+{b}\s+60 ", text), (a, b)
+        assert re.search(rf"^\s*{a}\s+{b}\s+60 ", text, re.M), (a, b)
 
 
 def test_report_html_stands_alone(small_survey, tmp_path):
@@ -186,8 +186,10 @@ def test_report_html_stands_alone(small_survey, tmp_path):
     page = report_html(rep)
     assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
     images = re.findall(r'<img alt="chart" src="data:image/png;base64,', page)
-    # win rates, look-ahead, solver effort, and per loss model its odds ratios and deciles
-    assert len(images) == 3 + 2 * len(rep.models)
+    # win rates, look-ahead, solver effort; per loss model its importance chart, and the
+    # win rate by each strongest family's feature
+    charted = {(m.variant, m.strongest_feature()) for m in rep.models}
+    assert len(images) == 3 + len(rep.models) + len(charted)
     assert not re.search(r'(src|href)="(https?:)?//', page)  # nothing fetched from a network
     assert page.count("<svg") >= 1  # the hardest deals' boards
 
@@ -229,3 +231,46 @@ def test_contents_says_what_the_surveys_hold_in_a_narrow_table():
     words = r"with variant and player columns, not one with columns x$"
     with pytest.raises(ValueError, match=words):
         contents(pd.DataFrame({"x": [1]}))
+
+
+def test_par_is_a_column_never_a_player():
+    from bakers_lab.claims import load_surveys
+
+    surveys = load_surveys()
+    assert "shortest" not in set(surveys["player"])
+    bd = surveys[surveys["variant"] == "bakers_dozen"]
+    assert "shortest" not in set(bl.win_rates(bd)["player"])
+    # par stays: deal 1's par (67, proven) beside every player's game of it
+    one = bd[bd["deal"] == 1]
+    assert set(one["par"]) == {67} and set(one["par_bound"]) == {67}
+    assert len(one) == one["player"].nunique() > 5
+    # the par chart reads par from the column
+    from bakers_lab.par import pars
+
+    assert len(pars(bd)) == 998  # deals 1-1000 but the two unsolvable: no par, no bound
+
+
+def test_the_report_says_what_the_notebooks_say(tmp_path):
+    from test_browser_report import shipped_slice
+
+    from bakers_lab.predict import FEATURE_GROUPS, loss_predictors
+
+    rep = build_report(shipped_slice(tmp_path / "s"), progress=False)
+    assert "shortest" not in set(rep.rates["player"])
+    assert len(rep.par) == 1000 and int(rep.par["par"].notna().sum()) == 962
+    # a loss model for each player that wins and loses at least 5 %: not random, not solver
+    assert [m.player for m in rep.models] == ["greedy", "careful", "lookahead-2", "lookahead-3"]
+    assert rep.notes[:2] == (
+        "No loss model for random in Baker's Dozen: it wins 0.8 % of its deals (under 5 %), "
+        "too few to tell the deals apart by.",
+        "No loss model for solver in Baker's Dozen: it loses 0.2 % of its deals (under 5 %), "
+        "too few to tell the deals apart by.",
+    )
+    careful = next(m for m in rep.models if m.player == "careful")
+    same = loss_predictors(rep.table, "careful")
+    assert (careful.logistic_auc, careful.trees_auc) == (same.logistic_auc, same.trees_auc)
+    assert careful.strongest_feature() == FEATURE_GROUPS[careful.strongest][0]
+    text = report_text(rep)
+    assert careful.summary()[:60] in text.replace("\n", " ")
+    assert not re.search(r"\bf_[a-z]", text)  # features in words
+    assert "shortest" not in text

@@ -33,7 +33,7 @@ from bakers_lab.plots import (
     variant_chart,
     win_rate_chart,
 )
-from bakers_lab.stats import loss_model
+from bakers_lab.stats import logistic_model
 
 SHOWN = Path("/tmp/bakers_lab_charts")
 #: Each player's win probability in the synthetic survey.
@@ -193,7 +193,8 @@ def test_lookahead_chart_title_states_the_deals_each_point_is_on(survey, tmp_pat
 
 
 def test_odds_ratio_chart(survey, tmp_path):
-    model = loss_model(survey, "careful", variant="bakers_dozen")
+    model = logistic_model(survey, "careful", variant="bakers_dozen",
+                           features=["f_depth_aces", "f_legal_moves"])  # fmt: skip
     fig = odds_ratio_chart(model)
     save(fig, tmp_path, "odds_ratios")
     (ax,) = fig.axes

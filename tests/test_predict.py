@@ -5,18 +5,21 @@ from __future__ import annotations
 
 import re
 
+import pandas as pd
 import pytest
 
+import bakers_lab as bl
 from bakers_lab.claims import load_surveys
 from bakers_lab.features import FEATURES
 from bakers_lab.predict import (
     FEATURE_GROUPS,
     LossPredictors,
+    family_of,
     loss_predictors,
     representatives,
     variance_inflation,
 )
-from bakers_lab.stats import loss_model
+from bakers_lab.stats import logistic_model
 
 pytest.importorskip("sklearn")
 
@@ -49,12 +52,57 @@ def test_the_representatives_do_not_measure_the_same_thing(bakers):
     assert everything.max() == float("inf")
 
 
-def test_the_linear_model_is_loss_model_on_the_representatives(bakers, careful):
+def test_the_linear_model_is_the_line_on_the_representatives(bakers, careful):
     few = bakers[bakers["deal"].astype(int) <= 6000]
-    linear = loss_model(few, "careful", features=representatives(few))
+    linear = logistic_model(few, "careful", features=representatives(few))
     assert careful.logistic_auc == linear.auc
     assert careful.n_test == linear.n_test and careful.n_train == linear.n_train
+    pd.testing.assert_frame_equal(careful.line.odds_ratios, linear.odds_ratios)
     assert 0.55 < careful.logistic_auc < 0.8 and 0.55 < careful.trees_auc < 0.8
+
+
+def test_bl_loss_model_is_the_one_loss_model(bakers, careful):
+    # the public name gives what the report, notebook 03 and the README show
+    few = bakers[bakers["deal"].astype(int) <= 6000]
+    same = bl.loss_model(few, "careful", repeats=5)
+    assert isinstance(same, LossPredictors)
+    assert (same.logistic_auc, same.trees_auc) == (careful.logistic_auc, careful.trees_auc)
+    assert same.importance.equals(careful.importance)
+    # one feature per family in its line, never the collinear 19
+    line = list(same.line.odds_ratios["feature"])
+    assert len({family_of(f) for f in line}) == len(line) <= len(FEATURE_GROUPS)
+
+
+def test_the_trees_beside_the_line_one_row_per_family(careful):
+    fam = careful.families
+    assert list(fam.columns) == ["group", "feature", "odds_ratio", "odds_low", "odds_high",
+                                 "p_value", "auc_drop", "drop_low", "drop_high"]  # fmt: skip
+    assert list(fam["group"]) == list(careful.importance["group"])
+    assert list(fam["auc_drop"]) == list(careful.importance["auc_drop"])
+    aces = fam.set_index("group").loc["Aces buried"]
+    odds = careful.line.odds_ratios.set_index("feature").loc["f_depth_aces"]
+    assert (aces["feature"], aces["odds_ratio"]) == ("f_depth_aces", odds["odds_ratio"])
+    assert aces["odds_low"] > 1  # buried Aces make a loss likelier
+    # the feature to chart is the strongest family's, by importance (not by odds)
+    assert careful.strongest_feature() == FEATURE_GROUPS[careful.strongest][0]
+    text = str(careful)
+    assert text.startswith(careful.summary()) and "Aces buried (f_depth_aces): " in text
+
+
+def test_one_feature_per_family_in_the_line(bakers):
+    few = bakers[bakers["deal"].astype(int) <= 2000]
+    with pytest.raises(ValueError, match=re.escape(
+        "features 'f_depth_aces' and 'f_depth_ace_c' are of one family (Aces buried); give "
+        "at most one feature per family")):  # fmt: skip
+        loss_predictors(few, "careful", features=["f_depth_aces", "f_depth_ace_c"])
+    with pytest.raises(ValueError, match=re.escape("unknown feature 'f_nope' (str)")):
+        loss_predictors(few, "careful", features=["f_nope"])
+    other = loss_predictors(few, "careful", features=["f_depth_ace_c", "f_deep_low_cards"],
+                            repeats=2)  # fmt: skip
+    assert list(other.line.odds_ratios["feature"]) == ["f_depth_ace_c", "f_deep_low_cards"]
+    fam = other.families.set_index("group")
+    assert fam.loc["Aces buried", "feature"] == "f_depth_ace_c"
+    assert fam["odds_ratio"].isna().sum() == len(FEATURE_GROUPS) - 2  # not in the line
 
 
 def test_grouped_importance_is_sorted_with_intervals(careful):

@@ -15,7 +15,7 @@ from bakers_lab.stats import (
     LossModel,
     ablation,
     ladder,
-    loss_model,
+    logistic_model,
     paired_comparison,
     rate_by_decile,
     wilson_interval,
@@ -353,10 +353,19 @@ def loss_table(n: int = 1200, seed: int = 7) -> pd.DataFrame:
 
 @pytest.fixture(scope="module")
 def model() -> LossModel:
-    return loss_model(loss_table(), "careful")
+    return logistic_model(loss_table(), "careful", features=["f_signal", "f_noise", "f_sum",
+                                                             "f_const"])  # fmt: skip
 
 
-def test_loss_model_finds_the_signal_and_ignores_the_noise(model):
+def test_the_line_names_its_features_the_all_feature_fit_is_retired():
+    # the line of every f_* column at once (collinear: meaningless odds) is not offered
+    with pytest.raises(TypeError, match="features"):
+        logistic_model(loss_table(), "careful")  # type: ignore[call-arg]
+    with pytest.raises(ValueError, match=r"^features is empty; give at least one f_\* column$"):
+        logistic_model(loss_table(), "careful", features=[])
+
+
+def test_the_line_finds_the_signal_and_ignores_the_noise(model):
     assert (model.player, model.variant, model.method) == ("careful", "bakers_dozen", "newton")
     assert model.n_train + model.n_test == 1180  # 1200 deals, 20 unresolved dropped
     assert model.n_test == round(0.3 * 1180)
@@ -378,7 +387,7 @@ def test_loss_model_finds_the_signal_and_ignores_the_noise(model):
     assert f"held out {model.n_test} deals" in str(model)
 
 
-def test_loss_model_standardises_on_the_training_deals_only(model):
+def test_the_line_standardises_on_the_training_deals_only(model):
     # the documented split, redone by hand: sort by deal, permute with default_rng(0)
     from statsmodels.discrete.discrete_model import Logit  # type: ignore[import-untyped, unused-ignore]
 
@@ -395,17 +404,17 @@ def test_loss_model_standardises_on_the_training_deals_only(model):
     assert model.odds_ratios["p_value"].to_numpy() == pytest.approx(raw.pvalues[1:], rel=1e-6)
 
 
-def test_loss_model_is_deterministic_and_seeded():
+def test_the_line_is_deterministic_and_seeded():
     t = loss_table(n=400)
-    a = loss_model(t, "careful", features=["f_signal"], seed=3)
-    b = loss_model(t.sample(frac=1.0, random_state=5), "careful", features=["f_signal"], seed=3)
+    a = logistic_model(t, "careful", features=["f_signal"], seed=3)
+    b = logistic_model(t.sample(frac=1.0, random_state=5), "careful", features=["f_signal"], seed=3)
     pd.testing.assert_frame_equal(a.odds_ratios, b.odds_ratios)
     assert a.auc == b.auc
-    c = loss_model(t, "careful", features=["f_signal"], seed=4)
+    c = logistic_model(t, "careful", features=["f_signal"], seed=4)
     assert c.odds_ratios["odds_ratio"].iloc[0] != a.odds_ratios["odds_ratio"].iloc[0]
 
 
-def test_loss_model_refuses_what_it_cannot_fit():
+def test_the_line_refuses_what_it_cannot_fit():
     t = loss_table(n=200)
     all_won = t.assign(outcome=pd.Categorical(["won"] * len(t), categories=OUTCOMES))
     with pytest.raises(
@@ -414,20 +423,20 @@ def test_loss_model_refuses_what_it_cannot_fit():
             "player 'careful', variant 'bakers_dozen' lost none of the 140 training deals"
         ),
     ):
-        loss_model(all_won, "careful")
+        logistic_model(all_won, "careful", features=["f_signal"])
     separated = t.assign(
         outcome=pd.Categorical(np.where(t["f_signal"] > 10, "lost", "won"), categories=OUTCOMES)
     )
     with pytest.raises(ValueError, match=re.escape("cannot be fitted: the features separate")):
-        loss_model(separated, "careful", features=["f_signal", "f_noise"])
+        logistic_model(separated, "careful", features=["f_signal", "f_noise"])
     with pytest.raises(ValueError, match=re.escape("unknown feature 'f_nope' (str)")):
-        loss_model(t, "careful", features=["f_nope"])
+        logistic_model(t, "careful", features=["f_nope"])
     with pytest.raises(ValueError, match=re.escape("features must be a list of f_* column names")):
-        loss_model(t, "careful", features="f_signal")
+        logistic_model(t, "careful", features="f_signal")
     with pytest.raises(ValueError, match=re.escape("test_size must be between 0 and 1")):
-        loss_model(t, "careful", test_size=1.0)
+        logistic_model(t, "careful", features=["f_signal"], test_size=1.0)
     with pytest.raises(ValueError, match=re.escape("no feature varies on the training deals")):
-        loss_model(t, "careful", features=["f_const"])
+        logistic_model(t, "careful", features=["f_const"])
 
 
 def test_auc_is_the_mann_whitney_statistic_with_ties_half():

@@ -1,0 +1,89 @@
+"""The HTML report as a reader meets it: opened in Chromium at 1280 px, nothing runs off
+the page, no feature is named by its column name, par is no player, and the loss model
+is the one notebook 03 shows.
+
+The survey is a slice of the shipped tables (deals 1-1,000: six players, the solver and
+the par table) written as one survey directory, so the report has every section.
+The screenshot goes to ``tests/screenshots/report.png`` (git-ignored).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from test_browser import CHROMIUM, VIEWPORT, shot_path
+
+import bakers_lab as bl
+from bakers_lab.table import MANIFEST, for_disk
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+SLICE = ("bakers_dozen_players_1-10000", "bakers_dozen_players_1-32000", "bakers_dozen_1-32000",
+         "bakers_dozen_shortest_1-1000")  # fmt: skip
+
+
+def shipped_slice(out: Path, deals: int = 1000) -> Path:
+    """Deals 1 to ``deals`` of the shipped Baker's Dozen tables (random, greedy,
+    careful, lookahead-2, lookahead-3, the solver and par) as one survey in ``out``."""
+    parts = [bl.read_survey(DATA / name) for name in SLICE]
+    table = pd.concat([p[p["deal"] <= deals] for p in parts], ignore_index=True)
+    table = table.astype({"player": str, "variant": str})
+    table = table.sort_values(["deal", "player"], kind="stable").reset_index(drop=True)
+    out.mkdir(parents=True)
+    for_disk(table).to_parquet(out / "chunk-000000.parquet", index=False)
+    config = {"format": 2, "variant": "bakers_dozen", "players": sorted(set(table["player"])),
+              "deals": deals, "chunk_size": deals, "max_nodes": 5_000_000}  # fmt: skip
+    (out / MANIFEST).write_text(json.dumps(config), encoding="utf-8")
+    return out
+
+
+@pytest.fixture(scope="module")
+def report_file(tmp_path_factory) -> Path:
+    from bakers_lab.report import write_html
+
+    root = tmp_path_factory.mktemp("report")
+    survey = shipped_slice(root / "bakers_dozen_1-1000")
+    return write_html(survey, root / "report.html")
+
+
+def test_the_report_fits_the_page_in_words(report_file):
+    if not CHROMIUM.exists():
+        pytest.skip(f"no Chromium at {CHROMIUM} (.ci/run installs it: apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox", "--disable-gpu"]
+        )
+        try:
+            page = browser.new_page(viewport=VIEWPORT)
+            elsewhere: list[str] = []
+            page.on("request", lambda r: None if r.url.startswith(("file:", "data:"))
+                    else elsewhere.append(r.url))  # fmt: skip
+            page.goto(report_file.as_uri())
+            width = page.evaluate("document.scrollingElement.scrollWidth")
+            text = page.evaluate("document.body.innerText")
+            wide = page.evaluate(
+                "[...document.querySelectorAll('body *')].filter(e => "
+                "e.getBoundingClientRect().right > 1280).map(e => e.tagName)"
+            )
+            headings = page.locator("h2, h3").all_inner_texts()
+            page.screenshot(path=str(shot_path("report")), full_page=True)
+        finally:
+            browser.close()
+    assert width <= VIEWPORT["width"], f"the page is {width} px wide: {wide[:5]}"
+    assert wide == []
+    assert re.findall(r"\bf_[a-z_]+", text) == []  # features in words, never by column name
+    assert elsewhere == []  # it stands alone
+    # the loss model of every player that wins and loses at least 5 %, by its name
+    ladder = ("random", "greedy", "careful", "lookahead-2", "lookahead-3", "solver")
+    loss = [h for h in headings if h.split(", ")[0] in ladder]
+    assert loss == ["greedy, Baker's Dozen", "careful, Baker's Dozen",
+                    "lookahead-2, Baker's Dozen", "lookahead-3, Baker's Dozen"]  # fmt: skip
+    assert "No loss model for random in Baker's Dozen: it wins 0.8 % of its deals" in text
+    assert "For careful, the deal explains" in text
+    # par is a column, never a player
+    assert "shortest" not in text
+    assert "Of the 1,000 deals of the par table, 962 have it proven" in text
