@@ -179,9 +179,8 @@ def test_replay_controls_sit_above_the_picture_where_it_cannot_push_them():
     loss, stepper, line, row = w.children
     assert stepper is w.stepper and line is w.line and row.children == (w.moves, w.board)
     assert loss is w.loss and loss.value == ""  # a won game: nothing said, no room taken
-    buttons, pace, play = stepper.children
-    assert buttons.children == (w.first, w.back, w.play_pause, w.next, w.last)
-    assert pace.children == (w.slider, w.speed)
+    row, play = stepper.children
+    assert row.children == (w.first, w.back, w.play_pause, w.next, w.last, w.slider, w.speed)
     assert play is w.play and w.play.layout.display == "none"  # its own ■ rewinds: not shown
     assert w.play_pause.layout.width == "6.5em"
     assert all(b.layout.width == "auto" for b in (w.first, w.back, w.next, w.last))

@@ -1,8 +1,8 @@
 """The step controls every replay and the trace viewer share: first, back, play/pause,
 next, last, a slider and a speed, with one source of truth for the step.
 
-:class:`Stepper` is a ``VBox`` of two rows: the buttons, then the slider and the
-speed.  The slider's value is the step; the buttons set it; an ``ipywidgets.Play``
+:class:`Stepper` is a ``VBox`` of one wrapping row: the buttons, the slider and
+the speed.  The slider's value is the step; the buttons set it; an ``ipywidgets.Play``
 (kept out of sight: it is only the browser's timer) moves it on while playing.  All
 the links are kernel-side ``observe`` callbacks, so a test sees them as a page does.
 
@@ -114,14 +114,14 @@ class Stepper(widgets.VBox):
         self.slider.observe(self._moved, names="value")
         self.play.observe(self._played, names="value")
         self.play.observe(self._playing, names="playing")
-        buttons = widgets.HBox(
-            [self.first, self.back, self.play_pause, self.next, self.last, *more],
-            layout=widgets.Layout(flex_flow="row wrap"),  # wraps by the page's width only
-        )
-        pace = widgets.HBox(
-            [self.slider, self.speed, *settings], layout=widgets.Layout(flex_flow="row wrap")
-        )
-        super().__init__([buttons, pace, self.play])
+        # one row, wrapped by the page's width only (never by the step): the buttons
+        # first, so that nothing before them changes width
+        row = widgets.HBox(
+            [self.first, self.back, self.play_pause, self.next, self.last, *more, self.slider,
+             self.speed, *settings],
+            layout=widgets.Layout(flex_flow="row wrap", align_items="center"),
+        )  # fmt: skip
+        super().__init__([row, self.play])
         self.add_class("bl-stepper")
         for name in ("first", "back", "play_pause", "next", "last"):
             getattr(self, name).add_class(f"bl-{name.replace('_', '-')}")
