@@ -135,7 +135,7 @@ def test_app_next_clicked_in_one_place_steps_30_moves(page, app):
 def test_jupyterlab_replay_next_clicked_in_one_place_steps_30_moves(page, lab):
     from playwright.sync_api import expect
 
-    run_all(page, lab.format(name="replay.ipynb"))
+    run_all(page, lab.format(name="replay.ipynb") + "&reset")  # a workspace of its own
     replay = page.locator(".bl-replay").first
     line = replay.locator(".bl-replay-line")
     expect(line).to_have_text("start: 0 of 67 moves")
@@ -150,11 +150,13 @@ def test_jupyterlab_replay_next_clicked_in_one_place_steps_30_moves(page, lab):
 def test_trace_viewer_next_clicked_in_one_place_steps_30_events(page, lab):
     from playwright.sync_api import expect
 
-    run_all(page, lab.format(name="trace.ipynb"))
+    run_all(page, lab.format(name="trace.ipynb") + "&reset")  # not the replay's tab again
     viewer = page.locator(".bl-trace").first
     line = viewer.locator(".bl-trace-line")
-    expect(line).to_have_text(re.compile(r"^event 1 of 44: generate the root"))
-    shoot(page, "stepper_lab_trace_start")
+    try:
+        expect(line).to_have_text(re.compile(r"^event 1 of 44: generate the root"))
+    finally:
+        shoot(page, "stepper_lab_trace_start")
     click_next_in_place(page, viewer, line, lambda k: rf"^event {k + 1} of 44: ")
     shoot(page, "stepper_lab_trace_31")
     found = re.compile(r"^event (\d+) of ")

@@ -39,6 +39,11 @@ def descriptions(box):
     return [b.description for b in box.children]
 
 
+def press(toggle):
+    """A click on a ToggleButton (the play/pause button): its value flips, as in the browser."""
+    toggle.value = not toggle.value
+
+
 @pytest.fixture(scope="module")
 def solved1():
     return bl.solve(bl.deal(1))
@@ -150,23 +155,23 @@ def test_pause_keeps_the_move_and_first_goes_to_the_start():
     w = Replay(r)
     assert (w.play_pause.description, w.play_pause.icon, w.play.playing) == ("play", "play", False)
     w.next.click()
-    w.play_pause.click()
+    press(w.play_pause)
     assert (w.play.playing, w.play_pause.description, w.play_pause.icon) == (True, "pause", "pause")
     for k in range(2, 10):  # the browser's timer moves the Play widget on
         w.play.value = k
     assert (w.step, w.moves.value) == (9, 9) and w.line.value.startswith(f"move 9 of {n}: ")
-    w.play_pause.click()  # pause
+    press(w.play_pause)  # pause
     assert (w.play.playing, w.step, w.play.value, w.play_pause.description) == (False, 9, 9, "play")
-    w.play_pause.click()  # play on from where it paused
+    press(w.play_pause)  # play on from where it paused
     assert (w.play.playing, w.step, w.play.value) == (True, 9, 9)
     w.next.click()  # a step button takes over: it pauses, then steps
-    assert (w.play.playing, w.step, w.play.value) == (False, 10, 10)
-    w.play_pause.click()
+    assert (w.play.playing, w.play_pause.value, w.step, w.play.value) == (False, False, 10, 10)
+    press(w.play_pause)
     w.first.click()
     assert (w.play.playing, w.step, w.play.value) == (False, 0, 0)
     assert w.line.value == f"start: 0 of {n} moves" and w.first.disabled
     w.last.click()
-    w.play_pause.click()  # at the end: play again from the start
+    press(w.play_pause)  # at the end: play again from the start
     assert (w.play.playing, w.step, w.play.value) == (True, 0, 0)
     w.play.value = 1
     assert w.step == 1 and w.line.value == f"move 1 of {n}: {r.moves[0]}"
@@ -198,10 +203,10 @@ def test_stepper_plays_by_stops_and_checks_them():
     )
     s.stop_at([1, 5, 12, 20])
     assert (s.play.min, s.play.max, s.play.value) == (1, 4, 1)
-    s.play_pause.click()
+    press(s.play_pause)
     s.play.value = 3  # the third stop
     assert s.step == 12
-    s.play_pause.click()
+    press(s.play_pause)
     assert (s.play.playing, s.step) == (False, 12)
     s.slider.value = 13  # between two stops: play goes on from the next
     assert s.play.value == 4

@@ -300,7 +300,7 @@ class Replay(widgets.VBox):
     >>> w = Replay((bl.deal(1), "AD>F 5S>6S 9S>TC"))
     >>> w.next.click(); w.next.click(); w.line.value
     'move 2 of 3: 5S>6S'
-    >>> w.play_pause.click(); w.play.value = 3; w.play_pause.click()  # play, a tick, pause
+    >>> w.play_pause.value = True; w.play.value = 3; w.play_pause.value = False  # a tick
     >>> w.step, w.play.playing, w.moves.value
     (3, False, 3)
     """

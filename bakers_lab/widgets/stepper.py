@@ -24,10 +24,10 @@ value then counts stops, and the slider still shows every step.
 >>> s = Stepper(0, 10)
 >>> s.next.click(); s.next.click(); s.step
 2
->>> s.play_pause.click(); s.play.playing, s.play_pause.description
+>>> s.play_pause.value = True; s.play.playing, s.play_pause.description   # a click: play
 (True, 'pause')
 >>> s.play.value = 6            # the browser's timer ticks on
->>> s.play_pause.click(); s.play.playing, s.step
+>>> s.play_pause.value = False; s.play.playing, s.step                    # a click: pause
 (False, 6)
 >>> s.first.click(); s.step, s.first.disabled, s.next.disabled
 (0, True, False)
@@ -60,8 +60,9 @@ class Stepper(widgets.VBox):
     after the five buttons (more ways to step), ``settings`` widgets put after
     the speed.
 
-    Controls: ``first``, ``back``, ``play_pause``, ``next``, ``last``
-    (buttons; CSS classes ``bl-first`` … for the app's arrow keys),
+    Controls: ``first``, ``back``, ``next``, ``last`` (buttons; CSS
+    classes ``bl-first`` … for the app's arrow keys), ``play_pause`` (a
+    toggle: its value is whether it plays, linked to ``play.playing``),
     ``slider`` (its value is the step, also :attr:`step`), ``play`` (the
     hidden ``Play`` widget: its ``playing`` says whether it plays, its value
     counts stops) and ``speed`` (linked to ``play.interval``).
@@ -88,8 +89,11 @@ class Stepper(widgets.VBox):
         self.low, self.high = low, high
         self.first = _button("first", "fast-backward", "to the start")
         self.back = _button("back", "step-backward", f"one {noun} back")
-        self.play_pause = _button("play", "play", "play on from here; press again to pause")
-        self.play_pause.layout.width = PLAY_WIDTH
+        self.play_pause = widgets.ToggleButton(
+            value=False, description="play", icon="play",
+            tooltip="play on from here; press again to pause",
+            layout=widgets.Layout(width=PLAY_WIDTH),
+        )  # fmt: skip
         self.next = _button("next", "step-forward", f"one {noun} on")
         self.last = _button("last", "fast-forward", "to the end")
         self.slider = widgets.IntSlider(
@@ -104,13 +108,20 @@ class Stepper(widgets.VBox):
         )
         self._stops = list(range(low, high + 1))
         self._syncing = False
-        self._links = (widgets.dlink((self.speed, "value"), (self.play, "interval")),)
+        # the toggle and the timer are linked twice: in the kernel, where tests see the
+        # link and the step is kept, and in the browser, where a pause stops the timer
+        # at once (a busy kernel would let it tick on a step or two after the click)
+        self._links = (
+            widgets.dlink((self.speed, "value"), (self.play, "interval")),
+            widgets.link((self.play_pause, "value"), (self.play, "playing")),
+            widgets.jslink((self.play_pause, "value"), (self.play, "playing")),
+        )
         self.play.disabled = self.play_pause.disabled = high == low
         self.first.on_click(lambda _: self._press(self.low))
         self.back.on_click(lambda _: self._press(self.step - 1))
         self.next.on_click(lambda _: self._press(self.step + 1))
         self.last.on_click(lambda _: self._press(self.high))
-        self.play_pause.on_click(lambda _: self.toggle())
+        self.play_pause.observe(self._toggled, names="value")
         self.slider.observe(self._moved, names="value")
         self.play.observe(self._played, names="value")
         self.play.observe(self._playing, names="playing")
@@ -142,13 +153,8 @@ class Stepper(widgets.VBox):
         self.slider.value = max(self.low, min(self.high, int(k)))
 
     def toggle(self) -> None:
-        """Play, or pause where it is; at the end, play again from the start."""
-        if self.play.playing:
-            self.play.playing = False
-            return
-        if self.step >= self._stops[-1]:
-            self.go(self.low)
-        self.play.playing = True
+        """Play, or pause where it is (as a click on ``play_pause`` does)."""
+        self.play_pause.value = not self.play_pause.value
 
     def stop_at(self, steps: Sequence[int]) -> None:
         """Play stops only at ``steps`` (ascending, within ``low`` … ``high``, ending at
@@ -195,6 +201,11 @@ class Stepper(widgets.VBox):
             return
         i = max(0, min(int(change["new"]) - self.low, len(self._stops) - 1))
         self.go(self._stops[i])
+
+    def _toggled(self, change: dict[str, Any]) -> None:
+        """At the end, play again from the start (the browser's Play does the same)."""
+        if change["new"] and self.step >= self._stops[-1]:
+            self.go(self.low)
 
     def _playing(self, change: dict[str, Any]) -> None:
         playing = bool(change["new"])
