@@ -195,6 +195,8 @@ def test_replay_controls_sit_above_the_picture_where_it_cannot_push_them():
 
 
 def test_stepper_plays_by_stops_and_checks_them():
+    import ipywidgets as widgets
+
     s = Stepper(1, 20, noun="event")
     assert (s.slider.description, s.back.tooltip, s.stops) == (
         "event",
@@ -219,6 +221,10 @@ def test_stepper_plays_by_stops_and_checks_them():
         Stepper(3, 2)
     alone = Stepper(0, 0)
     assert alone.play_pause.disabled and alone.play.disabled and alone.next.disabled
+    link = s._links[2]
+    assert isinstance(link, widgets.widgets.widget_link.Link) and link.comm is not None
+    s.close()  # the browser-side link goes with the stepper: nothing left behind
+    assert link.comm is None and s.comm is None
 
 
 # -- Replay: sources -----------------------------------------------------------

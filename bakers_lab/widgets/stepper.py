@@ -173,6 +173,14 @@ class Stepper(widgets.VBox):
         self.play.max = self.low + len(stops) - 1
         self._sync_play(self.step)
 
+    def close(self) -> None:
+        """Close the stepper and its browser-side link (a widget of its own, which
+        closing the stepper's children would leave in the kernel and the page)."""
+        for link in getattr(self, "_links", ()):  # none if __init__ raised
+            if isinstance(link, widgets.Widget):
+                link.close()
+        super().close()
+
     def _press(self, k: int) -> None:
         self.play.playing = False  # a step button takes over from play
         self.go(k)
