@@ -445,6 +445,11 @@ def png(image) -> bytes:
     return bytes(image.value)
 
 
+def press(toggle):
+    """A click on a ToggleButton (the play/pause button): its value flips, as in the browser."""
+    toggle.value = not toggle.value
+
+
 def test_viewer_steps_with_buttons_slider_and_play(astar_trace):
     w = TraceViewer(astar_trace)
     assert (w.slider.min, w.slider.max, w.play.min, w.play.max) == (1, 44, 1, 44)
@@ -529,6 +534,37 @@ def test_viewer_plays_by_event_expansion_or_new_depth(astar_trace):
     assert w.play.max == len(depths) and w.step == expansions[4] - 1
     w.play.value = len(depths)
     assert w.step == 44
+
+
+def test_viewer_pauses_where_it_is_with_controls_above_the_pictures(astar_trace):
+    """The one stepper of every replay: ■ pauses (the Play widget's own ■ went back to
+    the first event), first goes to the start, and the controls sit on top."""
+    w = TraceViewer(astar_trace)
+    stepper, line, waiting, board, charts = w.children
+    assert (stepper, line, waiting, board) == (w.stepper, w.line, w.waiting, w.board)
+    assert charts.children == (w.frontier, w.tree)
+    row, play = stepper.children
+    assert row.children == (
+        *(w.first, w.back, w.play_pause, w.next, w.last, w.expansion, w.goal),
+        *(w.slider, w.speed, w.stops),
+    )
+    assert play is w.play
+    assert w.play.layout.display == "none"
+    w.stops.value = "expansion"
+    expansions = w.model.stops("expansion")
+    press(w.play_pause)
+    assert w.play.playing and w.play_pause.description == "pause"
+    w.play.value = 4  # the browser's timer: the fourth expansion
+    assert w.step == expansions[3] and w.line.value == w.model.line(expansions[3])
+    press(w.play_pause)
+    assert (w.play.playing, w.step, w.play.value) == (False, expansions[3], 4)
+    press(w.play_pause)  # on from where it paused
+    w.play.value = 5
+    assert w.step == expansions[4]
+    w.goal.click()  # a jump takes over from play
+    assert (w.play.playing, w.step, w.play.value) == (False, 44, len(expansions))
+    w.first.click()
+    assert (w.step, w.play.value, w.line.value) == (1, 1, ASTAR_LINES[1])
 
 
 def test_tree_chart_numbers_its_nodes_while_they_stay_apart(astar_trace):

@@ -18,6 +18,7 @@ pytest.importorskip("ipywidgets")  # an optional dependency (the notebooks extra
 
 from bakers_lab.widgets import Board, BoardModel, Replay, ReplayModel
 from bakers_lab.widgets._common import on_screen
+from bakers_lab.widgets.stepper import Stepper
 
 # render.py marks a highlighted card's <g> element with data-highlight="true"
 HIGHLIGHTED = re.compile(r'data-card="(\w\w)" data-highlight="true"')
@@ -36,6 +37,11 @@ def button(box, text):
 
 def descriptions(box):
     return [b.description for b in box.children]
+
+
+def press(toggle):
+    """A click on a ToggleButton (the play/pause button): its value flips, as in the browser."""
+    toggle.value = not toggle.value
 
 
 @pytest.fixture(scope="module")
@@ -140,6 +146,85 @@ def test_play_move_list_and_speed_are_linked_to_the_slider():
     w.speed.value = 150
     assert w.play.interval == 150
     assert 'data-row="1"' in w.board.value  # the 7+6 picture
+
+
+def test_pause_keeps_the_move_and_first_goes_to_the_start():
+    """The ■ of ipywidgets' Play goes back to its start; the stepper's pause stays."""
+    r = bl.solve(bl.deal(5))
+    n = len(r.moves)
+    w = Replay(r)
+    assert (w.play_pause.description, w.play_pause.icon, w.play.playing) == ("play", "play", False)
+    w.next.click()
+    press(w.play_pause)
+    assert (w.play.playing, w.play_pause.description, w.play_pause.icon) == (True, "pause", "pause")
+    for k in range(2, 10):  # the browser's timer moves the Play widget on
+        w.play.value = k
+    assert (w.step, w.moves.value) == (9, 9) and w.line.value.startswith(f"move 9 of {n}: ")
+    press(w.play_pause)  # pause
+    assert (w.play.playing, w.step, w.play.value, w.play_pause.description) == (False, 9, 9, "play")
+    press(w.play_pause)  # play on from where it paused
+    assert (w.play.playing, w.step, w.play.value) == (True, 9, 9)
+    w.next.click()  # a step button takes over: it pauses, then steps
+    assert (w.play.playing, w.play_pause.value, w.step, w.play.value) == (False, False, 10, 10)
+    press(w.play_pause)
+    w.first.click()
+    assert (w.play.playing, w.step, w.play.value) == (False, 0, 0)
+    assert w.line.value == f"start: 0 of {n} moves" and w.first.disabled
+    w.last.click()
+    press(w.play_pause)  # at the end: play again from the start
+    assert (w.play.playing, w.step, w.play.value) == (True, 0, 0)
+    w.play.value = 1
+    assert w.step == 1 and w.line.value == f"move 1 of {n}: {r.moves[0]}"
+
+
+def test_replay_controls_sit_above_the_picture_where_it_cannot_push_them():
+    """The board's width follows its columns' heights: nothing to click is beside
+    it or under it, and the play/pause button keeps its width as its label changes."""
+    w = Replay(bl.solve(bl.deal(5)))
+    loss, stepper, line, row = w.children
+    assert stepper is w.stepper and line is w.line and row.children == (w.moves, w.board)
+    assert loss is w.loss and loss.value == ""  # a won game: nothing said, no room taken
+    row, play = stepper.children
+    assert row.children == (w.first, w.back, w.play_pause, w.next, w.last, w.slider, w.speed)
+    assert play is w.play and w.play.layout.display == "none"  # its own ■ rewinds: not shown
+    assert w.play_pause.layout.width == "6.5em"
+    assert all(b.layout.width == "auto" for b in (w.first, w.back, w.next, w.last))
+    assert w.moves.layout.width == "14em"
+    classes = [b._dom_classes for b in (w.first, w.back, w.play_pause, w.next, w.last)]
+    assert classes == [("bl-first",), ("bl-back",), ("bl-play-pause",), ("bl-next",), ("bl-last",)]
+
+
+def test_stepper_plays_by_stops_and_checks_them():
+    import ipywidgets as widgets
+
+    s = Stepper(1, 20, noun="event")
+    assert (s.slider.description, s.back.tooltip, s.stops) == (
+        "event",
+        "one event back",
+        list(range(1, 21)),
+    )
+    s.stop_at([1, 5, 12, 20])
+    assert (s.play.min, s.play.max, s.play.value) == (1, 4, 1)
+    press(s.play_pause)
+    s.play.value = 3  # the third stop
+    assert s.step == 12
+    press(s.play_pause)
+    assert (s.play.playing, s.step) == (False, 12)
+    s.slider.value = 13  # between two stops: play goes on from the next
+    assert s.play.value == 4
+    s.toggle()
+    assert s.play.playing and s.step == 13
+    for bad in ([1, 5], [], [0, 20], [1, 5, 5, 20]):
+        with pytest.raises(ValueError, match=r"^steps must ascend from 1 or more to 20, not "):
+            s.stop_at(bad)
+    with pytest.raises(ValueError, match=r"^high must be an integer at least 3, not 2$"):
+        Stepper(3, 2)
+    alone = Stepper(0, 0)
+    assert alone.play_pause.disabled and alone.play.disabled and alone.next.disabled
+    link = s._links[2]
+    assert isinstance(link, widgets.widgets.widget_link.Link) and link.comm is not None
+    s.close()  # the browser-side link goes with the stepper: nothing left behind
+    assert link.comm is None and s.comm is None
 
 
 # -- Replay: sources -----------------------------------------------------------

@@ -23,11 +23,13 @@ the tree explored so far (charts of :mod:`bakers_lab.plots`).  What it knows
 rebuilt from the moves on its path) is :class:`TraceModel`.
 
 In a :class:`Replay` the move number has one source of truth, the slider's
-value: the ``Play`` widget and the move list are linked to it (``widgets.link``,
-kernel-side), the buttons set it, and one ``observe`` callback redraws.
+value: the ``Play`` widget and the move list are linked to it (kernel-side),
+the buttons set it, and one ``observe`` callback redraws.  Every replay and the
+trace viewer step with the same controls, a :class:`~.stepper.Stepper`, placed
+above the picture so that they never move under the pointer.
 
 The package's modules: :mod:`.replay`, :mod:`.board`, :mod:`.explorer`,
-:mod:`.trace` (and :mod:`._common`, what they share).  The model modules never
+:mod:`.trace`, :mod:`.stepper` (and :mod:`._common`, what they share).  The model modules never
 import this package (it needs ``ipywidgets``, an optional dependency).
 
 >>> import bakers_lab as bl

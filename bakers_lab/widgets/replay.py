@@ -22,7 +22,8 @@ from ..rules import title
 from ..solve.fast import MAX_NODES, SolveResult
 from ..solve.players import GameRecord
 from ..validate import as_bool, as_int, describe
-from ._common import DEFAULT_BUDGET, _button, _count, on_screen
+from ._common import DEFAULT_BUDGET, _count, on_screen
+from .stepper import Stepper
 
 #: How a replayed game ended (``ended`` of a GameRecord or survey row, or a
 #: SolveResult's outcome), in words; ``{n}`` is the number of moves.
@@ -279,7 +280,7 @@ def _text(value: object) -> str | None:
 
 
 class Replay(widgets.VBox):
-    """Step through a game: board picture, buttons, play/speed, slider, move list.
+    """Step through a game: buttons, play/pause, slider and speed above the board picture.
 
     ``source`` is anything :meth:`ReplayModel.from_source` takes (a
     SolveResult, a GameRecord, a survey row, a tuple ``(deal or GameState,
@@ -290,10 +291,21 @@ class Replay(widgets.VBox):
     in words where it was lost (:func:`~bakers_lab.coach.explain`, each
     position within ``budget`` nodes).
 
-    The slider's value is the step; ``play`` and ``moves`` are linked to it,
-    the buttons set it.  Controls: ``first``, ``back``, ``next``, ``last``,
-    ``play``, ``speed`` (ms per move), ``slider``, ``moves`` (a ``Select``,
-    value = step), ``line`` (the step in words) and ``board`` (the picture).
+    The step controls are a :class:`~.stepper.Stepper` (``stepper``), on top,
+    where the picture cannot push them: the slider's value is the step; the
+    buttons set it, ``play`` (the browser's timer) and ``moves`` are linked to
+    it.  Controls: ``first``, ``back``, ``play_pause`` (pausing keeps the
+    step), ``next``, ``last``, ``play``, ``speed`` (ms per move), ``slider``,
+    ``moves`` (a ``Select``, value = step, at the picture's left), ``line``
+    (the step in words) and ``board`` (the picture).
+
+    >>> import bakers_lab as bl
+    >>> w = Replay((bl.deal(1), "AD>F 5S>6S 9S>TC"))
+    >>> w.next.click(); w.next.click(); w.line.value
+    'move 2 of 3: 5S>6S'
+    >>> w.play_pause.value = True; w.play.value = 3; w.play_pause.value = False  # a tick
+    >>> w.step, w.play.playing, w.moves.value
+    (3, False, 3)
     """
 
     def __init__(
@@ -320,45 +332,37 @@ class Replay(widgets.VBox):
         n = model.n
         self.board = widgets.HTML(model.html(0, layout=layout))  # checks the layout
         self.line = widgets.HTML()
-        self.first = _button("first", "fast-backward", "to the start")
-        self.back = _button("back", "step-backward", "one move back")
-        self.next = _button("next", "step-forward", "one move on")
-        self.last = _button("last", "fast-forward", "to the end")
-        self.slider = widgets.IntSlider(
-            value=0, min=0, max=n, description="move", continuous_update=True
-        )
-        self.play = widgets.Play(value=0, min=0, max=n, interval=400, description="play")
-        self.speed = widgets.IntSlider(value=400, min=50, max=2000, step=50, description="ms/move")
+        self.stepper = Stepper(0, n)
+        self.first, self.back, self.next, self.last = (
+            self.stepper.first, self.stepper.back, self.stepper.next, self.stepper.last
+        )  # fmt: skip
+        self.play_pause, self.slider = self.stepper.play_pause, self.stepper.slider
+        self.play, self.speed = self.stepper.play, self.stepper.speed
         self.moves = widgets.Select(
             options=list(zip(model.labels(), range(n + 1), strict=True)),
             value=0,
             rows=12,
             description="moves",
-            layout=widgets.Layout(width="14em"),
+            layout=widgets.Layout(width="14em", flex="0 0 auto"),
         )
-        self._links = (
-            widgets.link((self.play, "value"), (self.slider, "value")),
-            widgets.link((self.moves, "value"), (self.slider, "value")),
-            widgets.dlink((self.speed, "value"), (self.play, "interval")),
-        )
-        self.play.disabled = n == 0
-        self.first.on_click(lambda _: self._go(0))
-        self.back.on_click(lambda _: self._go(self.slider.value - 1))
-        self.next.on_click(lambda _: self._go(self.slider.value + 1))
-        self.last.on_click(lambda _: self._go(n))
+        self._links = (widgets.link((self.moves, "value"), (self.slider, "value")),)
         self.slider.observe(self._show, names="value")
-        controls = widgets.HBox(
-            [self.first, self.back, self.next, self.last, self.play],
-            layout=widgets.Layout(flex_flow="row wrap"),  # wraps rather than cut labels
+        # the controls on top, where the picture (its width follows the columns'
+        # heights) cannot push them; the move list at its left, for the same reason
+        super().__init__(
+            [
+                self.loss,
+                self.stepper,
+                self.line,
+                widgets.HBox(
+                    [self.moves, self.board], layout=widgets.Layout(align_items="flex-start")
+                ),
+            ]
         )
-        # the picture on the left; beside it what steps it, so a screen shows both
-        side = widgets.VBox([self.line, controls, self.slider, self.speed, self.moves, self.loss])
-        super().__init__([widgets.HBox([self.board, side])])
-        # CSS classes: hooks for pages' styles and the browser tests
+        # CSS classes: hooks for pages' styles and the browser tests (the page's arrow
+        # keys press the stepper's bl-first, bl-back, bl-next, bl-last)
         self.add_class("bl-replay")
         self.line.add_class("bl-replay-line")
-        for name in ("first", "back", "next", "last"):  # the page's arrow keys press them
-            getattr(self, name).add_class(f"bl-{name}")
         self._draw(0)
 
     @property
@@ -366,16 +370,10 @@ class Replay(widgets.VBox):
         """The step shown (the slider's value)."""
         return int(self.slider.value)
 
-    def _go(self, k: int) -> None:
-        self.slider.value = max(0, min(self.model.n, k))
-
     def _show(self, change: dict[str, Any]) -> None:
         self._draw(int(change["new"]))
 
     def _draw(self, k: int) -> None:
-        n = self.model.n
         self.board.value = self.model.html(k, layout=self._layout)
         text = self.model.line(k)
         self.line.value = f"<b>{text}</b>" if self.model.is_marked(k) else text
-        self.first.disabled = self.back.disabled = k == 0
-        self.next.disabled = self.last.disabled = k == n

@@ -3,7 +3,6 @@ positions after each event, :class:`TraceViewer` shows them with charts."""
 
 from __future__ import annotations
 
-import bisect
 import io
 from collections.abc import Sequence
 from html import escape
@@ -20,6 +19,7 @@ from ..render import board_html
 from ..solve.search import Event, Problem, SearchResult, as_problem
 from ..validate import as_int, describe
 from ._common import _button
+from .stepper import Stepper
 
 # -- what a trace viewer knows ----------------------------------------------------
 #: What a play-through of a trace stops at (:meth:`TraceModel.stops`), in words.
@@ -294,13 +294,17 @@ class TraceViewer(widgets.VBox):
 
     ``source`` and ``problem`` are what :class:`TraceModel` takes;
     ``layout`` is the board picture's layout; ``tree_nodes`` how many nodes the
-    tree drawing holds at most (the first generated).  The slider's value is
-    the event; ``play`` moves it on, the buttons set it.  Controls:
-    ``first``, ``back``, ``next``, ``last``, ``play``, ``speed`` (ms per
-    stop), ``stops`` (what play stops at: every event, each expansion or
-    each new depth, :meth:`TraceModel.stops`), ``slider``, ``line`` (the
-    event and the counts in words),
-    ``board`` (the picture), ``frontier`` and ``tree`` (PNG images of
+    tree drawing holds at most (the first generated).  The step controls are
+    a :class:`~.stepper.Stepper` (``stepper``, the one every replay uses), on
+    top, where the pictures and the words cannot push them: the slider's
+    value is the event; ``play`` (the browser's timer) moves it on, the
+    buttons set it.  Controls: ``first``, ``back``, ``play_pause`` (pausing
+    keeps the event), ``next``, ``last``, ``expansion`` (to the next node
+    expanded), ``goal`` (to the end), ``play`` (its value counts stops),
+    ``speed`` (ms per stop), ``stops`` (what play stops at: every event, each
+    expansion or each new depth, :meth:`TraceModel.stops`), ``slider``,
+    ``line`` (the event and the counts in words), ``waiting`` (the frontier's
+    first nodes), ``board`` (the picture), ``frontier`` and ``tree`` (PNG images of
     :func:`~bakers_lab.plots.frontier_chart` and
     :func:`~bakers_lab.plots.search_tree_chart`).
     """
@@ -319,52 +323,37 @@ class TraceViewer(widgets.VBox):
         n = model.n
         self.board = widgets.HTML(model.html(1, layout=layout))  # checks the layout
         self.line = widgets.HTML()
-        self.first = _button("first", "fast-backward", "to the first event")
-        self.back = _button("back", "step-backward", "one event back")
-        self.next = _button("next", "step-forward", "one event on")
-        self.last = _button("last", "fast-forward", "to the last event")
         self.expansion = _button("next expansion", "forward", "on to the next node expanded")
         self.goal = _button("to the goal", "flag-checkered", "to the end of the search")
         self.waiting = widgets.HTML()  # the frontier's first nodes, with g, h and f
-        # the value changes when the slider is let go: each step draws two charts
-        self.slider = widgets.IntSlider(
-            value=1, min=1, max=n, description="event", continuous_update=False
-        )
-        self.play = widgets.Play(value=1, min=1, max=n, interval=600, description="play")
-        self.speed = widgets.IntSlider(
-            value=600, min=200, max=3000, step=100, description="ms/stop"
-        )
         self.stops = widgets.ToggleButtons(
             options=[(words, unit) for unit, words in PLAY_UNITS.items()],
             value="event",
             description="play stops at",
             style={"description_width": "initial", "button_width": "auto"},
         )
-        self._stops = model.stops("event")
-        self._syncing = False
+        # the value changes when the slider is let go: each step draws two charts
+        self.stepper = Stepper(
+            1, n, noun="event", interval=600, speeds=(200, 3000, 100), speed_label="ms/stop",
+            continuous_update=False, more=(self.expansion, self.goal), settings=(self.stops,),
+        )  # fmt: skip
+        self.first, self.back, self.next, self.last = (
+            self.stepper.first, self.stepper.back, self.stepper.next, self.stepper.last
+        )  # fmt: skip
+        self.play_pause, self.slider = self.stepper.play_pause, self.stepper.slider
+        self.play, self.speed = self.stepper.play, self.stepper.speed
         self.frontier = widgets.Image(format="png")
         self.tree = widgets.Image(format="png")
-        self._links = (widgets.dlink((self.speed, "value"), (self.play, "interval")),)
-        self.play.observe(self._played, names="value")
-        self.stops.observe(self._restop, names="value")
-        self.play.disabled = n == 1
-        self.first.on_click(lambda _: self._go(1))
-        self.back.on_click(lambda _: self._go(self.slider.value - 1))
-        self.next.on_click(lambda _: self._go(self.slider.value + 1))
-        self.last.on_click(lambda _: self._go(n))
-        self.expansion.on_click(lambda _: self._go(model.next_expansion(self.slider.value)))
+        self.stops.observe(lambda change: self.stepper.stop_at(model.stops(change["new"])), "value")
+        self.expansion.on_click(lambda _: self._go(model.next_expansion(self.step)))
         self.goal.on_click(lambda _: self._go(n))
         self.slider.observe(self._show, names="value")
-        controls = widgets.HBox(
-            [self.first, self.back, self.next, self.last, self.expansion, self.goal, self.play],
-            layout=widgets.Layout(flex_flow="row wrap"),
-        )
         charts = widgets.HBox(  # the pictures keep their own heights
             [self.frontier, self.tree],
             layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"),
         )
-        pace = widgets.HBox([self.speed, self.stops], layout=widgets.Layout(flex_flow="row wrap"))
-        super().__init__([self.board, controls, self.slider, pace, self.line, self.waiting, charts])
+        # the controls on top, where the picture and the words cannot push them
+        super().__init__([self.stepper, self.line, self.waiting, self.board, charts])
         self.add_class("bl-trace")
         self.line.add_class("bl-trace-line")
         self._draw(1)
@@ -375,34 +364,11 @@ class TraceViewer(widgets.VBox):
         return int(self.slider.value)
 
     def _go(self, k: int) -> None:
-        self.slider.value = max(1, min(self.model.n, k))
+        self.play.playing = False  # a step button takes over from play
+        self.stepper.go(k)
 
     def _show(self, change: dict[str, Any]) -> None:
-        k = int(change["new"])
-        self._draw(k)
-        self._sync_play(k)
-
-    def _sync_play(self, k: int) -> None:
-        """Play on from the first stop at or after step ``k``."""
-        at = min(bisect.bisect_left(self._stops, k) + 1, len(self._stops))  # stops ascend
-        if self.play.value != at:
-            self._syncing = True  # the step stays where it is
-            try:
-                self.play.value = at
-            finally:
-                self._syncing = False
-
-    def _played(self, change: dict[str, Any]) -> None:
-        if self._syncing:
-            return
-        step = self._stops[min(int(change["new"]), len(self._stops)) - 1]
-        if step != self.slider.value:
-            self.slider.value = step
-
-    def _restop(self, change: dict[str, Any]) -> None:
-        self._stops = self.model.stops(str(change["new"]))
-        self.play.max = len(self._stops)
-        self._sync_play(self.step)
+        self._draw(int(change["new"]))
 
     def _draw(self, k: int) -> None:
         m = self.model
@@ -411,6 +377,4 @@ class TraceViewer(widgets.VBox):
         self.waiting.value = escape(m.frontier_text(k))
         self.frontier.value = _png(frontier_chart(m.table, upto=k))
         self.tree.value = _png(search_tree_chart(m.table, upto=k, limit=self.tree_nodes))
-        self.first.disabled = self.back.disabled = k == 1
-        self.next.disabled = self.last.disabled = self.expansion.disabled = k == m.n
-        self.goal.disabled = k == m.n
+        self.expansion.disabled = self.goal.disabled = k == m.n

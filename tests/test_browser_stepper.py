@@ -1,0 +1,171 @@
+"""The step controls in a real browser: "next" clicked 30 times without moving the
+pointer steps 30 times, in the app, in a JupyterLab replay and in the trace viewer.
+
+The board picture's width and height follow its columns' heights; buttons placed
+beside or under it moved under the pointer, so a person clicking "next" on the same
+spot stepped a few moves and then pressed "last" or "first".  Each test takes the
+pointer's place once, from the button's bounding box, clicks there 30 times (waiting
+after each click for the step to show, as a person does) and checks that the
+controls are still where they were.  The pages are started and driven with the
+helpers of ``test_browser.py``; screenshots (1280 pixels wide) go to
+``tests/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import test_browser
+from test_browser import jupyterlab, open_app, run_all, shoot, show_game
+
+#: test_browser's fixtures, by the names the tests ask for.
+browser, page, app = test_browser.browser, test_browser.page, test_browser.app
+
+CLICKS = 30
+
+
+def _notebook(*sources: str) -> str:
+    """A notebook of code cells, for the Python 3 kernel (JupyterLab then asks nothing)."""
+    cells = [
+        {"cell_type": "code", "execution_count": None, "id": f"c{i}", "metadata": {},
+         "outputs": [], "source": source}
+        for i, source in enumerate(sources)
+    ]  # fmt: skip
+    kernel = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+    return json.dumps(
+        {"cells": cells, "metadata": {"kernelspec": kernel}, "nbformat": 4, "nbformat_minor": 5}
+    )
+
+
+#: The small notebooks the JupyterLab tests open.
+NOTEBOOKS = {
+    "replay.ipynb": _notebook("import bakers_lab as bl\nfrom bakers_lab.widgets import Replay",
+                              "Replay(bl.solve(5))"),
+    "trace.ipynb": _notebook(
+        "from bakers_lab.solve import search\nfrom bakers_lab.widgets import TraceViewer",
+        'TraceViewer(search.astar(search.classroom_deal(0, "tiny"), "detours", trace=True))',
+    ),
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory) -> Iterator[str]:
+    """One JupyterLab server over :data:`NOTEBOOKS`: the URL that opens one, ``{name}``
+    to fill in."""
+    tmp = tmp_path_factory.mktemp("lab")
+    with jupyterlab(tmp, []) as url:
+        root = Path(tmp) / "notebooks"  # the lab's root directory (test_browser.jupyterlab)
+        for name, text in NOTEBOOKS.items():
+            (root / name).write_text(text)
+        yield url
+
+
+def click_next_in_place(page, widget, line, expected) -> None:
+    """Click the ``next`` button of ``widget`` :data:`CLICKS` times at one pointer
+    position; after click ``k``, ``line`` must match ``expected(k)``, and at the end
+    the controls must be where they were."""
+    from playwright.sync_api import expect
+
+    button = widget.locator("button.bl-next")
+    button.scroll_into_view_if_needed()
+    time.sleep(0.5)  # a busy machine lays the page out late
+    box = button.bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    for k in range(1, CLICKS + 1):
+        page.mouse.click(x, y)
+        expect(line).to_have_text(re.compile(expected(k)), timeout=20_000)
+    after = button.bounding_box()
+    assert after is not None and (round(after["x"]), round(after["y"])) == (
+        round(box["x"]),
+        round(box["y"]),
+    )
+
+
+def pause_keeps_the_step(page, widget, line, step_of) -> None:
+    """Play, then pause: the step shown stays (ipywidgets' ■ went back to the start),
+    play goes on from it, and "first" goes to the start."""
+    from playwright.sync_api import expect
+
+    start = step_of(inner_text(line))
+    widget.locator("button.bl-play-pause").click()
+    expect(line).not_to_have_text(re.compile(rf"^\w+ {start} of "))  # it plays on
+    widget.locator("button.bl-play-pause", has_text="pause").click()
+    expect(widget.locator("button.bl-play-pause")).to_have_text("play")
+    paused = step_of(inner_text(line))
+    time.sleep(2)  # five ticks at 400 ms
+    assert step_of(inner_text(line)) == paused > start
+    widget.locator("button.bl-play-pause").click()
+    expect(line).not_to_have_text(re.compile(rf"^\w+ {paused} of "))
+    widget.locator("button.bl-play-pause").click()
+    assert step_of(inner_text(line)) > paused  # on from where it paused, not from the start
+    widget.locator("button.bl-first").click()
+
+
+def inner_text(locator) -> str:
+    return str(locator.inner_text()).strip()
+
+
+def move_number(text: str) -> int:
+    found = re.match(r"^move (\d+) of ", text)
+    return int(found.group(1)) if found else 0
+
+
+def test_app_next_clicked_in_one_place_steps_30_moves(page, app):
+    base, _ = app
+    explorer = open_app(page, base)
+    show_game(page, explorer, "5")
+    replay = explorer.locator(".bl-replay").first
+    line = replay.locator(".bl-replay-line")
+    shoot(page, "stepper_app_start")
+    click_next_in_place(page, replay, line, lambda k: rf"^move {k} of 67: ")
+    shoot(page, "stepper_app_30")
+    pause_keeps_the_step(page, replay, line, move_number)
+    from playwright.sync_api import expect
+
+    expect(line).to_have_text("start: 0 of 67 moves")
+    assert page.refused == []
+
+
+def test_jupyterlab_replay_next_clicked_in_one_place_steps_30_moves(page, lab):
+    from playwright.sync_api import expect
+
+    run_all(page, lab.format(name="replay.ipynb") + "&reset")  # a workspace of its own
+    replay = page.locator(".bl-replay").first
+    line = replay.locator(".bl-replay-line")
+    expect(line).to_have_text("start: 0 of 67 moves")
+    shoot(page, "stepper_lab_replay_start")
+    click_next_in_place(page, replay, line, lambda k: rf"^move {k} of 67: ")
+    shoot(page, "stepper_lab_replay_30")
+    pause_keeps_the_step(page, replay, line, move_number)
+    expect(line).to_have_text("start: 0 of 67 moves")
+    shoot(page, "stepper_lab_replay_first")
+
+
+def test_trace_viewer_next_clicked_in_one_place_steps_30_events(page, lab):
+    from playwright.sync_api import expect
+
+    run_all(page, lab.format(name="trace.ipynb") + "&reset")  # not the replay's tab again
+    viewer = page.locator(".bl-trace").first
+    line = viewer.locator(".bl-trace-line")
+    try:
+        expect(line).to_have_text(re.compile(r"^event 1 of 44: generate the root"))
+    finally:
+        shoot(page, "stepper_lab_trace_start")
+    click_next_in_place(page, viewer, line, lambda k: rf"^event {k + 1} of 44: ")
+    shoot(page, "stepper_lab_trace_31")
+    found = re.compile(r"^event (\d+) of ")
+
+    def event(text: str) -> int:
+        match = found.match(text)
+        return int(match.group(1)) if match else 0
+
+    viewer.locator("button.bl-first").click()
+    expect(line).to_have_text(re.compile(r"^event 1 of 44: "))
+    pause_keeps_the_step(page, viewer, line, event)
+    expect(line).to_have_text(re.compile(r"^event 1 of 44: "))
