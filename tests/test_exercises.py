@@ -151,7 +151,8 @@ def test_counterexample_check():
     assert "it does not overestimate here" in r.summary()
     r = check_overestimate(lambda s: "many", ONE_POSITION)
     assert r.check("overestimates").report == (
-        "<lambda> says 'many' (str) and the position is won in 1 move: it does not overestimate here"
+        "<lambda> says 'many' (str) and the position is won in 1 move: "
+        "it does not overestimate here"
     )
     r = check_overestimate(burial, "Foundations: H-9\n")
     assert not r.passed
@@ -261,6 +262,9 @@ def test_student_copy_fails_its_checks_in_words(student_run):
     assert _result(h) == "0.0"
     position = _cell(nb, "burial_position")  # the student's own cell says what to do
     assert [o["ename"] for o in position["outputs"]] == ["NotImplementedError"]
+    check = _cell(nb, "check_burial_position")  # and its check, in words, not a NameError
+    assert "the position must be board text, not None (NoneType)" in _outputs_text(check)
+    assert _result(check) == "0.0"
 
 
 def test_failed_check_in_a_browser(student_run):
