@@ -787,7 +787,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("dir", metavar="DIR", help="where to copy them (made if missing)")
     p.add_argument("--force", action="store_true", help="overwrite notebooks already in DIR")
     p.set_defaults(run=_cmd_notebooks)
+
+    p = sub.add_parser(
+        "exercises",
+        help="write the search exercises notebook for a class",
+        description="Write the exercises notebook (breadth-first search, A*, a heuristic, "
+        "burial) into DIR: the student's copy, or with --solutions the teacher's.",
+    )
+    p.add_argument("--out", required=True, metavar="DIR", help="the folder to write it into")
+    p.add_argument("--solutions", action="store_true", help="the teacher's copy, with solutions")
+    p.add_argument("--force", action="store_true", help="overwrite the notebook if it exists")
+    p.set_defaults(run=_cmd_exercises)
     return parser
+
+
+def _cmd_exercises(args: argparse.Namespace) -> int:
+    from .teach.exercises import write_exercises
+
+    target = write_exercises(args.out, solutions=args.solutions, force=args.force)
+    which = "the teacher's copy (with solutions)" if args.solutions else "the student's copy"
+    print(f"{which} written to {target}")
+    return 0
 
 
 def _quiet_on_closed_pipe(

@@ -29,6 +29,7 @@ PARAMETERS = {
     "04_search_algorithms.ipynb": (
         "DECK = 'tiny'\nDEALS = 10\nSEED = 0\nMAX_NODES = 20_000\nFULL_GAME = 1"
     ),
+    "05_exercises.ipynb": "SEARCH_DEALS = 10\nHEURISTIC_DEALS = 20",  # the micro deals
 }
 #: A notebook must run top to bottom within this many seconds (fresh kernel included).
 TIMEOUT = 120

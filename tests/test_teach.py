@@ -18,6 +18,7 @@ from bakers_lab.teach import (
     PROMISES,
     SEARCH_CASES,
     Case,
+    ReferenceRuns,
     check_heuristic,
     check_search,
 )
@@ -30,6 +31,13 @@ def _failure(report: SearchReport | HeuristicReport) -> Failure:
     """The report's headline failure (the test expects one)."""
     assert report.failure is not None, report.summary()
     return report.failure
+
+
+@pytest.fixture(scope="module")
+def refs() -> ReferenceRuns:
+    """The reference runs, shared by the checks of this file (they never change: each
+    check finds the same results as with runs of its own, in a fraction of the time)."""
+    return ReferenceRuns()
 
 
 MICRO = SEARCH_CASES[:10]  # micro seeds 1000-1009: the first wrong lines show up here
@@ -192,25 +200,25 @@ def slow_heuristic(state):
 
 # -- searches ---------------------------------------------------------------------
 @pytest.mark.parametrize("name", list(PROMISES))
-def test_every_reference_passes_its_promise(name):
+def test_every_reference_passes_its_promise(name, refs):
     # a generous time limit: the machine is shared, and the limit is tested elsewhere
-    r = check_search(PROMISES[name].reference, name, seconds=60, quiet=True)
+    r = check_search(PROMISES[name].reference, name, seconds=60, quiet=True, references=refs)
     assert r.passed, str(r)
     assert r.points == r.possible == len(r.checks)
     assert r.failures == ()
 
 
-def test_right_submissions_pass():
-    r = check_search(bfs_right, "breadth_first", seconds=60, quiet=True)
+def test_right_submissions_pass(refs):
+    r = check_search(bfs_right, "breadth_first", seconds=60, quiet=True, references=refs)
     assert (
         r.summary()
         == "bfs_right (as breadth_first): every check passed (7 of 7 points) on 33 deals"
     )
-    assert check_search(astar_textbook, "astar", seconds=60, quiet=True).passed
+    assert check_search(astar_textbook, "astar", seconds=60, quiet=True, references=refs).passed
 
 
-def test_depth_first_sold_as_breadth_first():
-    r = check_search(bfs_with_a_stack, "breadth_first", cases=MICRO, quiet=True)
+def test_depth_first_sold_as_breadth_first(refs):
+    r = check_search(bfs_with_a_stack, "breadth_first", cases=MICRO, quiet=True, references=refs)
     f = _failure(r)
     assert (f.check, f.case) == ("shortest", Case("micro", 1004))
     assert f.sentence == (
@@ -223,8 +231,8 @@ def test_depth_first_sold_as_breadth_first():
     assert {c.name: c.passed for c in r.checks}["legal"] is True
 
 
-def test_goal_tested_too_late():
-    r = check_search(bfs_goal_late, "breadth_first", cases=MICRO, quiet=True)
+def test_goal_tested_too_late(refs):
+    r = check_search(bfs_goal_late, "breadth_first", cases=MICRO, quiet=True, references=refs)
     f = _failure(r)
     assert (f.check, f.case) == ("goal", Case("micro", 1004))
     assert f.sentence == (
@@ -234,8 +242,8 @@ def test_goal_tested_too_late():
     assert {c.name: c.passed for c in r.checks}["shortest"] is True
 
 
-def test_positions_never_marked_seen():
-    r = check_search(bfs_never_marks, "breadth_first", quiet=True)
+def test_positions_never_marked_seen(refs):
+    r = check_search(bfs_never_marks, "breadth_first", quiet=True, references=refs)
     f = _failure(r)
     assert f.case == Case("micro", 1002)  # three positions that lead back to each other
     assert "it never marks positions as seen" in f.sentence
@@ -243,8 +251,8 @@ def test_positions_never_marked_seen():
     assert once.passed is False and "it expands the same position more than once" in once.report
 
 
-def test_astar_without_reopening_under_an_inconsistent_heuristic():
-    r = check_search(astar_no_reopening, "astar", cases=MICRO, quiet=True)
+def test_astar_without_reopening_under_an_inconsistent_heuristic(refs):
+    r = check_search(astar_no_reopening, "astar", cases=MICRO, quiet=True, references=refs)
     f = _failure(r)
     assert (f.check, f.case) == ("shortest", Case("micro", 1004))
     assert f.sentence == (
@@ -263,22 +271,22 @@ def test_astar_without_reopening_under_an_inconsistent_heuristic():
     }
 
 
-def test_illegal_move_named_with_its_reason():
-    r = check_search(bfs_illegal, "breadth_first", cases=MICRO, quiet=True)
+def test_illegal_move_named_with_its_reason(refs):
+    r = check_search(bfs_illegal, "breadth_first", cases=MICRO, quiet=True, references=refs)
     f = _failure(r)
     assert (f.check, f.case) == ("legal", Case("micro", 1004))
     assert f.sentence == "move 1 of your line, 2C>F, is not allowed: no foundation takes 2C now"
 
 
-def test_search_around_the_problem_is_refused():
-    r = check_search(bfs_behind_the_back, "breadth_first", cases=MICRO, quiet=True)
+def test_search_around_the_problem_is_refused(refs):
+    r = check_search(bfs_behind_the_back, "breadth_first", cases=MICRO, quiet=True, references=refs)
     assert _failure(r).case == Case("micro", 1002)  # 1000 and 1001 have no move at all
     assert _failure(r).sentence.startswith("your function never asked the problem for a move")
 
 
-def test_never_returns_is_stopped_and_reported():
+def test_never_returns_is_stopped_and_reported(refs):
     t0 = time.perf_counter()
-    r = check_search(bfs_forever, "breadth_first", seconds=1, quiet=True)
+    r = check_search(bfs_forever, "breadth_first", seconds=1, quiet=True, references=refs)
     assert time.perf_counter() - t0 < 10
     assert (
         _failure(r).sentence
@@ -288,16 +296,16 @@ def test_never_returns_is_stopped_and_reported():
     assert r.points == 0 and r.possible == 7
 
 
-def test_memory_eater_is_stopped():
-    r = check_search(bfs_memory, "breadth_first", megabytes=200, quiet=True)
+def test_memory_eater_is_stopped(refs):
+    r = check_search(bfs_memory, "breadth_first", megabytes=200, quiet=True, references=refs)
     assert (
         _failure(r).sentence
         == "your function used more than 200 MB of memory on the micro deck, seed 1000"
     )
 
 
-def test_student_traceback_is_trimmed_to_their_code():
-    r = check_search(bfs_crashes, "breadth_first", cases=MICRO, quiet=True)
+def test_student_traceback_is_trimmed_to_their_code(refs):
+    r = check_search(bfs_crashes, "breadth_first", cases=MICRO, quiet=True, references=refs)
     f = _failure(r)
     assert (
         f.sentence
@@ -307,8 +315,8 @@ def test_student_traceback_is_trimmed_to_their_code():
     assert "bakers_lab" not in f.trace and f.trace.endswith("IndexError: list index out of range")
 
 
-def test_report_is_frozen_scored_and_shown():
-    r = check_search(bfs_with_a_stack, "breadth_first", cases=MICRO, quiet=True)
+def test_report_is_frozen_scored_and_shown(refs):
+    r = check_search(bfs_with_a_stack, "breadth_first", cases=MICRO, quiet=True, references=refs)
     with pytest.raises(dataclasses.FrozenInstanceError):
         r.checks = ()  # type: ignore[misc]
     assert (r.points, r.possible, r.score) == (6, 7, 6 / 7)

@@ -14,7 +14,7 @@ picture in Jupyter.
 from .cases import HEURISTIC_CASES, SEARCH_CASES, Case, flicker
 from .heuristic_check import check_heuristic
 from .results import Check, Failure, HeuristicReport, Informed, SearchReport
-from .search_check import PROMISES, Promise, check_search
+from .search_check import PROMISES, Promise, ReferenceRuns, check_search
 
 __all__ = [
     "HEURISTIC_CASES",
@@ -26,6 +26,7 @@ __all__ = [
     "HeuristicReport",
     "Informed",
     "Promise",
+    "ReferenceRuns",
     "SearchReport",
     "check_heuristic",
     "check_search",

@@ -43,6 +43,7 @@ from .sandbox import (
     Raised,
     Returned,
     run_limited,
+    said,
     student_traceback,
 )
 from .spaces import Space, state_space
@@ -67,7 +68,8 @@ def _rate(h: Heuristic, states: Sequence[GameState]) -> Callable[[], list[int] |
             try:
                 v = h(state.copy())
             except Exception as exc:
-                return _Bad(i, f"raised {type(exc).__name__}: {exc}", student_traceback(exc))
+                what = f"raised {type(exc).__name__}" + said(str(exc), type(exc).__name__)
+                return _Bad(i, what, student_traceback(exc))
             if is_bool(v) or not isinstance(v, numbers.Real):
                 return _Bad(
                     i,

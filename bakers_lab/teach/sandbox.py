@@ -182,6 +182,19 @@ class Pending:
         return answer
 
 
+def said(message: str, error: str) -> str:
+    """What follows the words "raised ERROR" in a report: ``": message"``, nothing when
+    the exception has no message, and for ``NotImplementedError`` (the placeholder a
+    student's copy of an exercise holds) what to do.
+
+    >>> said("list index out of range", "IndexError"), said("", "NotImplementedError")
+    (': list index out of range', ': the placeholder is still there: write your code in its place')
+    """
+    if error == "NotImplementedError" and not message:
+        return ": the placeholder is still there: write your code in its place"
+    return f": {message}" if message else ""
+
+
 def start_limited(job: Callable[[], object], *, megabytes: int = MEMORY_MB) -> Pending:
     """Start ``job()`` in a forked child process that may use ``megabytes`` MB beyond
     the parent's memory; :meth:`Pending.wait` gives its outcome.  The parent may

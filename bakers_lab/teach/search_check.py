@@ -53,10 +53,11 @@ from .sandbox import (
     OutOfTime,
     Raised,
     Returned,
+    said,
     start_limited,
 )
 
-__all__ = ["PROMISES", "Promise", "check_search", "textbook_astar"]
+__all__ = ["PROMISES", "Promise", "ReferenceRuns", "check_search", "textbook_astar"]
 
 
 @dataclass(frozen=True)
@@ -209,6 +210,39 @@ class _Reference:
     stats: SearchStats
 
 
+class ReferenceRuns:
+    """The reference's runs on the cases, kept for the next check: breadth-first
+    search's run on each deal (the shortest line, and the node budget) and each
+    promise's reference run.  They never change, so checks of many submissions (a
+    class's, or a test suite's) can share one: ``check_search(fn, "astar",
+    references=runs)``.
+
+    >>> from bakers_lab.solve.search import breadth_first
+    >>> from bakers_lab.teach.cases import SEARCH_CASES
+    >>> runs = ReferenceRuns()
+    >>> a = check_search(breadth_first, cases=SEARCH_CASES[:3], references=runs, quiet=True)
+    >>> runs.shortest(SEARCH_CASES[2]) is runs.shortest(SEARCH_CASES[2])
+    True
+    """
+
+    def __init__(self) -> None:
+        self._shortest: dict[Case, ref.SearchResult] = {}
+        self._runs: dict[tuple[object, Case, object], _Reference] = {}
+
+    def shortest(self, case: Case) -> ref.SearchResult:
+        """Breadth-first search's run on the deal of ``case``."""
+        if case not in self._shortest:
+            self._shortest[case] = ref.breadth_first(case.deal())
+        return self._shortest[case]
+
+    def reference(self, promise: Promise, case: Case, h: Heuristic | None) -> _Reference:
+        """The run of ``promise``'s reference on ``case`` (with the heuristic ``h``)."""
+        key = (promise.reference, case, h)
+        if key not in self._runs:
+            self._runs[key] = _reference(promise, case, h)
+        return self._runs[key]
+
+
 def _reference(promise: Promise, case: Case, h: Heuristic | None) -> _Reference:
     problem = RecordingProblem(case.deal())
     with warnings.catch_warnings():  # "may overestimate": flicker does not, it is inconsistent
@@ -308,6 +342,7 @@ def check_search(
     megabytes: int = MEMORY_MB,
     cases: tuple[Case, ...] = SEARCH_CASES,
     quiet: bool = False,
+    references: ReferenceRuns | None = None,
 ) -> SearchReport:
     """Run the search ``fn`` on the deals of ``cases`` and judge it by ``promise``.
 
@@ -316,7 +351,9 @@ def check_search(
     the time each run may take; ``megabytes``: the memory each run may take.
     Each run happens in a child process, so a search that never returns is
     stopped and reported.  See the module for what ``fn`` looks like and what is
-    checked.
+    checked.  ``references``: reference runs kept from earlier checks (a
+    :class:`ReferenceRuns`), to check many submissions without running the
+    references again.
 
     >>> from bakers_lab.solve.search import breadth_first, depth_first
     >>> from bakers_lab.teach.cases import SEARCH_CASES
@@ -346,12 +383,12 @@ def check_search(
     if not quiet:
         print(f"Checking {label} on {len(cases)} deals, smallest first ...", file=sys.stderr)
     judge = _Judge(promise)
-    shortest: dict[Case, ref.SearchResult] = {}
+    kept = ReferenceRuns() if references is None else references
     runs = promise.heuristics or ((None, None, True),)
     for case in sorted(cases):
         for h_name, h, consistent in runs:
             if judge.stopped is None:
-                _judge_run(judge, fn, case, h_name, h, consistent, shortest, seconds, megabytes)
+                _judge_run(judge, fn, case, h_name, h, consistent, kept, seconds, megabytes)
     return judge.report(len(cases), time.perf_counter() - t0, label)
 
 
@@ -362,18 +399,16 @@ def _judge_run(
     h_name: str | None,
     h: Heuristic | None,
     consistent: bool,
-    shortest: dict[Case, ref.SearchResult],
+    kept: ReferenceRuns,
     seconds: float,
     megabytes: int,
 ) -> None:
     """Run ``fn`` on one case (with one heuristic) and note what fails."""
     promise = judge.promise
-    if case not in shortest:
-        shortest[case] = ref.breadth_first(case.deal())
-    best = shortest[case]
+    best = kept.shortest(case)
     budget = max(2_000, promise.budget * best.nodes_generated)
     pending = start_limited(_student_job(fn, case, h, budget), megabytes=megabytes)
-    reference = _reference(promise, case, h)  # meanwhile, on the other core
+    reference = kept.reference(promise, case, h)  # meanwhile, on the other core
     outcome = pending.wait(seconds)
     start = GameState.from_deal(case.deal())
     with_h = f" (with the heuristic {h_name})" if h_name else ""
@@ -434,7 +469,8 @@ def _judge_run(
             "returns",
             failure(
                 "returns",
-                f"your function raised {outcome.error} on {case}: {outcome.message}",
+                f"your function raised {outcome.error} on {case}"
+                + said(outcome.message, outcome.error),
                 lines=False,
                 trace=outcome.trace,
             ),
