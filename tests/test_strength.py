@@ -135,6 +135,21 @@ def test_off_table_deals_are_played_once_then_read_from_the_cache(
     pd.testing.assert_frame_equal(first.paired, second.paired)
     pd.testing.assert_frame_equal(first.dials, second.dials)
 
+    # one more deal: only it is played, the three others are read back
+    monkeypatch.undo()
+    survey_module = importlib.import_module("bakers_lab.survey")
+    real, played = survey_module._run_chunk, []
+
+    def counted(out: str, index: int, numbers: list[int], *rest: object) -> object:
+        played.extend(numbers)
+        return real(out, index, numbers, *rest)
+
+    monkeypatch.setattr(survey_module, "_run_chunk", counted)
+    more = _games([*deals, 10**16 + 7], [True, False, True, False])
+    third = strength(more, cache=tmp_path, players=players, n_jobs=1, progress=False)  # type: ignore[arg-type]
+    assert played == [10**16 + 7]
+    assert third.rates.set_index("player").loc["careful", "n"] == 4
+
 
 def test_the_readers_table_is_taken() -> None:
     t = pd.DataFrame({"player": "ann", "game_number": [1, 2], "variant": "bakers_dozen",
