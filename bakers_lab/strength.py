@@ -24,8 +24,8 @@ back at once.
 >>> games = pd.DataFrame({"deal": [1, 2, 3, 4], "variant": "bakers_dozen",
 ...                       "won": [True, False, True, True]})
 >>> s = strength(games, progress=False)
->>> print(s.summary().split(". ")[0])
-Baker's Dozen: you won 3 of 4 (75 %, 95 %: 30–95 %)
+>>> print(s.summary().splitlines()[0])
+Baker's Dozen: you won 3 of 4 (75 %, 95 %: 30–95 %).
 """
 
 from __future__ import annotations
