@@ -198,6 +198,8 @@ def test_cli(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
     assert err.count("\n") == 1 and "games row 1: won must be True or False" in err
     assert main(["strength", "--games", f"{tmp_path}/none.csv"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+    assert main(["strength", "--games", good, "--player", "ann"]) == 2
+    assert "--player is for --pysol-stats" in capsys.readouterr().err
 
 
 def test_html_shows_the_summary_and_tables() -> None:
