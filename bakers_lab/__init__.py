@@ -35,6 +35,7 @@ from .stats import (
     wilson_interval,
     win_rates,
 )
+from .strength import Strength, StrengthError, strength
 from .survey import SurveyError, read_survey, survey
 
 if TYPE_CHECKING:  # for type checkers bl.solve is the function it calls
@@ -74,6 +75,8 @@ __all__ = [
     "ShortestResult",
     "SolveResult",
     "SolverError",
+    "Strength",
+    "StrengthError",
     "Suit",
     "SurveyError",
     "UnknownVariantError",
@@ -102,6 +105,7 @@ __all__ = [
     "shortest",
     "skill_curve",
     "solve",
+    "strength",
     "survey",
     "variant_names",
     "wilson_interval",

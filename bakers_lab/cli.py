@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
 import os
 import re
@@ -36,7 +37,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from types import FrameType
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from . import __version__
 from .app import IDLE_MINUTES, MAX_PAGES
@@ -311,6 +312,55 @@ def _cmd_pick(args: argparse.Namespace) -> int:
     if len(chosen) < args.count:
         print(f"bakers-lab: only {len(chosen)} deals fit", file=sys.stderr)
     print(" ".join(str(n) for n in chosen))
+    return 0
+
+
+def _strength_games(args: argparse.Namespace) -> Any:
+    """The games ``bakers-lab strength`` reads: a CSV of deal,variant,won (moves
+    optional), or a PySolFC statistics file (one player's games)."""
+    import pandas as pd
+
+    if args.pysol_stats is not None:
+        from .pysol import read_pysol_stats
+
+        t = read_pysol_stats(args.pysol_stats, player=args.player)
+        players = sorted(set(t["player"]))
+        if args.player is None and len(players) > 1:
+            raise ValueError(
+                f"--pysol-stats {shown(args.pysol_stats, 200)} holds the games of "
+                f"{', '.join(players)}: say whose with --player NAME"
+            )
+        if t.attrs.get("note"):
+            print(f"bakers-lab: {t.attrs['note']}", file=sys.stderr)
+        unnumbered = t["game_number"].isna()
+        if unnumbered.any():
+            print(f"bakers-lab: {int(unnumbered.sum()):,} game(s) with a number this toolkit "
+                  f"does not deal (PySolFC's ms numbers above 31999) left out",
+                  file=sys.stderr)  # fmt: skip
+            t = t[~unnumbered]
+        return t
+    if args.player is not None:
+        raise ValueError("--player is for --pysol-stats; a --games file holds one player's games")
+    data = read_user_file(args.games, "--games", limit=64 * 2**20,
+                          expected="a CSV of deal,variant,won")  # fmt: skip
+    try:
+        t = pd.read_csv(io.BytesIO(data), dtype=str, keep_default_na=False)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
+        raise ValueError(f"--games {args.games}: not a CSV of deal,variant,won ({exc})") from None
+    words = {"true": True, "won": True, "1": True, "false": False, "lost": False, "0": False}
+    if "deal" in t.columns:
+        t["deal"] = [int(d) if d.strip().isdigit() else d for d in t["deal"]]
+    if "won" in t.columns:
+        t["won"] = [words.get(w.strip().lower(), w) for w in t["won"]]
+    if "moves" in t.columns:
+        t["moves"] = [m if m.strip() else None for m in t["moves"]]
+    return t
+
+
+def _cmd_strength(args: argparse.Namespace) -> int:
+    from .strength import strength
+
+    print(strength(_strength_games(args), progress=not args.quiet).summary())
     return 0
 
 
@@ -798,6 +848,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--solutions", action="store_true", help="the teacher's copy, with solutions")
     p.add_argument("--force", action="store_true", help="overwrite the notebook if it exists")
     p.set_defaults(run=_cmd_exercises)
+
+    p = sub.add_parser(
+        "strength",
+        help="how good am I: your games beside the bots' on the same deals",
+        description="Your win rate beside the bots' on the same deals, where you sit on "
+        "the search and undo dials, and the lost games that could have been won.",
+    )
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--games", metavar="FILE", help="a CSV with columns deal,variant,won "
+                     "(won: true/false or won/lost; a moves column optional)")  # fmt: skip
+    src.add_argument("--pysol-stats", metavar="FILE", help="a PySolFC statistics file")
+    p.add_argument("--player", metavar="NAME", help="whose games (with --pysol-stats)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=_cmd_strength)
     return parser
 
 
