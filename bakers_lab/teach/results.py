@@ -143,6 +143,8 @@ class _Report:
         first = self.failure
         if first is not None:
             where = f"; the smallest failing case, {first.case}: {first.sentence}"
+            if str(first.case) in first.sentence:  # the sentence names it: not twice
+                where = f"; the smallest failing case: {first.sentence}"
         else:
             where = "; " + next(c.report for c in self.checks if c.passed is not True)
         more = f", {unjudged} not judged" if unjudged else ""

@@ -317,7 +317,8 @@ class _Judge:
                 title = title.replace("than it needs", f"than {p.factor:g} times the reference's")
             if name in self.failures:
                 f = self.failures[name]
-                checks.append(Check(name, title, False, 0.0, 1.0, f"on {f.case}, {f.sentence}"))
+                where = "" if str(f.case) in f.sentence else f"on {f.case}, "  # not twice
+                checks.append(Check(name, title, False, 0.0, 1.0, where + f.sentence))
             elif self.stopped is not None:
                 checks.append(
                     Check(
@@ -326,7 +327,8 @@ class _Judge:
                         None,
                         0.0,
                         1.0,
-                        f"not judged: the check stopped at {self.stopped}",
+                        f"not judged: the check stopped when your function failed, at "
+                        f"{self.stopped}",
                     )
                 )
             else:
