@@ -39,7 +39,7 @@ from typing import Literal
 
 import pandas as pd
 
-from .table import MANIFEST, SurveyError, for_disk, read_survey, upgrade
+from .table import MANIFEST, SurveyError, for_disk, read_manifest, read_survey, upgrade
 from .validate import shown
 
 __all__ = [
@@ -132,18 +132,75 @@ def find_data(data: str | os.PathLike[str] | None = None) -> DataSource:
     )
 
 
+def _budget(config: dict[str, object], player: str) -> int | None:
+    """The search budget a survey gave ``player``'s rows (None: a player without one)."""
+    key = {"solver": "max_nodes", "shortest": "shortest_max_nodes"}.get(player)
+    value = config.get(key) if key is not None else None
+    return value if isinstance(value, int) else None
+
+
+#: What a row's game is: two surveys that agree on these hold the same game.
+_GAME = ("outcome", "moves", "nodes", "solution")
+
+
 def _full_table(root: Path) -> pd.DataFrame:
+    """Every survey under ``root`` in one table.
+
+    The same (deal, variant, player) may stand in two surveys.  Where the rows
+    are the same game (the ablation repeats ``careful``), one is kept.  Where
+    they differ, they were made with different settings: for the solver and
+    par (``shortest``), the rows of the survey with the larger budget are kept
+    (a verdict of a larger search is never weaker), and ``attrs["superseded"]``
+    says which folder gave way; any other difference (the same budget, or a
+    player without one) is refused, naming both folders, never settled by the
+    order the folders sort in."""
     dirs = sorted(p.parent for p in root.glob(f"*/{MANIFEST}"))
     if not dirs:
         raise SurveyError(f"no surveys in {root}: no subdirectory holds a {MANIFEST}")
     parts = []
-    for d in dirs:
+    for i, d in enumerate(dirs):
         t = read_survey(d)
-        parts.append(t.assign(variant=t["variant"].astype(str), player=t["player"].astype(str)))
+        config = read_manifest(d / MANIFEST)
+        player = t["player"].astype(str)
+        budget = player.map({p: _budget(config, p) for p in player.unique()})
+        parts.append(t.assign(variant=t["variant"].astype(str), player=player,
+                              _folder=i, _budget=budget.astype("Int64")))  # fmt: skip
     table = pd.concat(parts, ignore_index=True)
-    # the same (deal, variant, player) may be in two surveys (the ablation repeats
-    # careful): the rows are the same games, keep one
-    return table.drop_duplicates(["deal", "variant", "player"], ignore_index=True)
+    key = ["deal", "variant", "player"]
+    repeated = table.duplicated(key, keep=False).to_numpy()
+    notes: list[str] = []
+    if repeated.any():
+        rows = table[repeated]
+        game = [c for c in _GAME if c in rows.columns]
+        kinds = rows.groupby(key, sort=False, observed=True)[game].nunique(dropna=False)
+        differ = kinds.index[(kinds.max(axis=1) > 1).to_numpy()]
+        apart = pd.MultiIndex.from_frame(rows[key]).isin(differ)
+        # the same game twice: keep one
+        drop = list(rows.index[~apart & rows.duplicated(key).to_numpy()])
+        for (deal, variant, player), group in rows[apart].groupby(key, sort=False):
+            budgets = group["_budget"]
+            best = budgets.max()
+            top = group[budgets == best] if budgets.notna().all() else group
+            if len(top) != 1:
+                names = [str(dirs[int(f)]) for f in group["_folder"]]
+                raise SurveyError(
+                    f"{names[0]} and {names[1]} hold different games of {player} on "
+                    f"{variant} deal {deal} with the same settings; keep one of them in "
+                    f"{root}"
+                )
+            kept = int(top["_folder"].iloc[0])
+            for f in group["_folder"]:
+                if int(f) != kept:
+                    notes.append(f"{dirs[int(f)].name} gave way to {dirs[kept].name}")
+            drop += [i for i in group.index if i != top.index[0]]
+        table = table.drop(index=drop)
+    table = table.drop(columns=["_folder", "_budget"]).reset_index(drop=True)
+    if notes:
+        counts = pd.Series(notes).value_counts()
+        table.attrs["superseded"] = "; ".join(
+            f"{n:,} row{'s' * (n > 1)} of {text} (a larger budget)" for text, n in counts.items()
+        )
+    return table
 
 
 def compact_table(table: pd.DataFrame) -> pd.DataFrame:
