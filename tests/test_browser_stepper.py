@@ -31,7 +31,7 @@ CLICKS = 30
 
 def _notebook(*sources: str) -> str:
     """A notebook of code cells, for the Python 3 kernel (JupyterLab then asks nothing)."""
-    cells = [
+    cells: list[dict[str, object]] = [
         {"cell_type": "code", "execution_count": None, "id": f"c{i}", "metadata": {},
          "outputs": [], "source": source}
         for i, source in enumerate(sources)
