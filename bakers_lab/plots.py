@@ -198,6 +198,19 @@ _LEVEL = "95 % Wilson intervals"
 # -- helpers ---------------------------------------------------------------------------------
 
 
+def _with_interval(frame: pd.DataFrame, column: str) -> tuple[np.ndarray, np.ndarray]:
+    """``frame[column]`` as floats, and its distances down to ``low`` and up to ``high``
+    (the ``xerr`` of an error bar).
+
+    >>> v, e = _with_interval(pd.DataFrame({"x": [2.0], "low": [1.5], "high": [3.0]}), "x")
+    >>> v.tolist(), e.tolist()
+    ([2.0], [[0.5], [1.0]])
+    """
+    value = frame[column].to_numpy(dtype=float)
+    spread = np.vstack([value - frame["low"].to_numpy(dtype=float), frame["high"] - value])
+    return value, spread
+
+
 def _canvas(ax: Axes | None, size: tuple[float, float] = (8.0, 4.8)) -> tuple[Figure, Axes]:
     if ax is None:
         fig = Figure(figsize=size, layout="constrained")
@@ -435,11 +448,11 @@ def odds_ratio_chart(model: LossPredictors | LossModel, *, ax: Axes | None = Non
     odds = model.odds_ratios.sort_values("odds_ratio", kind="stable").reset_index(drop=True)
     fig, ax = _canvas(ax, (8.0, 2.4 + 0.32 * max(len(odds), 2)))
     y = np.arange(len(odds))
-    ratio = odds["odds_ratio"].to_numpy(dtype=float)
+    ratio, spread = _with_interval(odds, "odds_ratio")
     ax.errorbar(
         ratio,
         y,
-        xerr=np.vstack([ratio - odds["low"].to_numpy(dtype=float), odds["high"] - ratio]),
+        xerr=spread,
         fmt="o",
         capsize=3,
         color=player_colour(model.player),
@@ -528,11 +541,11 @@ def importance_chart(predictors: LossPredictors, *, ax: Axes | None = None) -> F
     imp = predictors.importance
     fig, ax = _canvas(ax, (9.0, 1.8 + 0.42 * max(len(imp), 2)))
     y = np.arange(len(imp))
-    drop = imp["auc_drop"].to_numpy(dtype=float)
+    drop, spread = _with_interval(imp, "auc_drop")
     ax.barh(
         y,
         drop,
-        xerr=np.vstack([drop - imp["low"].to_numpy(dtype=float), imp["high"] - drop]),
+        xerr=spread,
         capsize=3,
         color=player_colour(predictors.player),
         edgecolor="black",
