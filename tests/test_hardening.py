@@ -80,6 +80,14 @@ def rewrite(out, index, change):
 RECOMPUTE = "delete it and run the survey again to recompute that chunk"
 
 
+def refused_alike(folder, message):
+    """Reading the survey and resuming it both refuse ``folder`` with exactly ``message``."""
+    for read in (bl.read_survey, resume):
+        with pytest.raises(SurveyError) as info:
+            read(folder)
+        assert str(info.value) == message
+
+
 # -- 2. chunks checked against the manifest ------------------------------------------------
 
 
@@ -89,10 +97,7 @@ def test_a_stray_chunk_is_named(folder):
         f"{folder / 'chunk-000007.parquet'} is not one of this survey's 3 chunks "
         f"(chunk-000000.parquet to chunk-000002.parquet); it came from elsewhere: delete it"
     )
-    for read in (bl.read_survey, resume):
-        with pytest.raises(SurveyError) as info:
-            read(folder)
-        assert str(info.value) == message
+    refused_alike(folder, message)
 
 
 def test_an_empty_directory_named_like_a_chunk_is_named(folder):
@@ -102,10 +107,7 @@ def test_an_empty_directory_named_like_a_chunk_is_named(folder):
         f"{folder / 'chunk-000001.parquet'} is not a file (a directory named like a chunk?); "
         f"{RECOMPUTE}"
     )
-    for read in (bl.read_survey, resume):
-        with pytest.raises(SurveyError) as info:
-            read(folder)
-        assert str(info.value) == message
+    refused_alike(folder, message)
 
 
 @pytest.mark.parametrize(
@@ -128,10 +130,7 @@ def test_an_empty_directory_named_like_a_chunk_is_named(folder):
 def test_a_chunk_of_another_survey_is_named(folder, index, change, problem):
     file = rewrite(folder, index, change)
     message = f"{file} is not chunk {index} of this survey: {problem}; {RECOMPUTE}"
-    for read in (bl.read_survey, resume):
-        with pytest.raises(SurveyError) as info:
-            read(folder)
-        assert str(info.value) == message
+    refused_alike(folder, message)
 
 
 def test_a_chunk_of_other_deals_is_found(folder):
