@@ -198,17 +198,24 @@ _LEVEL = "95 % Wilson intervals"
 # -- helpers ---------------------------------------------------------------------------------
 
 
-def _with_interval(frame: pd.DataFrame, column: str) -> tuple[np.ndarray, np.ndarray]:
-    """``frame[column]`` as floats, and its distances down to ``low`` and up to ``high``
-    (the ``xerr`` of an error bar).
+def _interval_rows(
+    ax: Axes | None, frame: pd.DataFrame, column: str, size: tuple[float, float, float]
+) -> tuple[Figure, Axes, np.ndarray, np.ndarray, np.ndarray]:
+    """A chart of one row per line of ``frame``, each a value with its interval: the
+    canvas (``size``: width, height without rows, height per row, at least two rows),
+    the rows' positions, ``frame[column]`` as floats and its distances down to ``low``
+    and up to ``high`` (the ``xerr`` of an error bar).
 
-    >>> v, e = _with_interval(pd.DataFrame({"x": [2.0], "low": [1.5], "high": [3.0]}), "x")
-    >>> v.tolist(), e.tolist()
-    ([2.0], [[0.5], [1.0]])
+    >>> frame = pd.DataFrame({"x": [2.0], "low": [1.5], "high": [3.0]})
+    >>> fig, ax, y, v, e = _interval_rows(None, frame, "x", (8.0, 2.0, 0.5))
+    >>> fig.get_size_inches().tolist(), y.tolist(), v.tolist(), e.tolist()
+    ([8.0, 3.0], [0], [2.0], [[0.5], [1.0]])
     """
+    width, height, per_row = size
+    fig, ax = _canvas(ax, (width, height + per_row * max(len(frame), 2)))
     value = frame[column].to_numpy(dtype=float)
     spread = np.vstack([value - frame["low"].to_numpy(dtype=float), frame["high"] - value])
-    return value, spread
+    return fig, ax, np.arange(len(frame)), value, spread
 
 
 def _canvas(ax: Axes | None, size: tuple[float, float] = (8.0, 4.8)) -> tuple[Figure, Axes]:
@@ -446,16 +453,14 @@ def odds_ratio_chart(model: LossPredictors | LossModel, *, ax: Axes | None = Non
     if not isinstance(model, LossModel):
         raise ValueError(f"model must be a LossModel (stats.loss_model), not {describe(model)}")
     odds = model.odds_ratios.sort_values("odds_ratio", kind="stable").reset_index(drop=True)
-    fig, ax = _canvas(ax, (8.0, 2.4 + 0.32 * max(len(odds), 2)))
-    y = np.arange(len(odds))
-    ratio, spread = _with_interval(odds, "odds_ratio")
+    fig, ax, y, ratio, spread = _interval_rows(ax, odds, "odds_ratio", (8.0, 2.4, 0.32))
     ax.errorbar(
         ratio,
         y,
         xerr=spread,
+        color=player_colour(model.player),
         fmt="o",
         capsize=3,
-        color=player_colour(model.player),
         label=f"{model.player}: odds ratio, 95 % interval",
     )
     ax.axvline(1.0, color="black", lw=1, ls="--", label="no effect (1)")
@@ -539,9 +544,7 @@ def importance_chart(predictors: LossPredictors, *, ax: Axes | None = None) -> F
             f"{describe(predictors)}"
         )
     imp = predictors.importance
-    fig, ax = _canvas(ax, (9.0, 1.8 + 0.42 * max(len(imp), 2)))
-    y = np.arange(len(imp))
-    drop, spread = _with_interval(imp, "auc_drop")
+    fig, ax, y, drop, spread = _interval_rows(ax, imp, "auc_drop", (9.0, 1.8, 0.42))
     ax.barh(
         y,
         drop,
