@@ -275,6 +275,18 @@ def _percent_errors(rates: pd.DataFrame) -> np.ndarray:
     )
 
 
+def _rate_line(ax: Axes, x: np.ndarray, rates: pd.DataFrame, **style: Any) -> None:
+    """``rates``' win rates in percent at ``x``, dots joined by a line, each with its
+    interval (``style``: more of matplotlib's ``errorbar`` arguments)."""
+    ax.errorbar(
+        x,
+        100 * rates["rate"].to_numpy(dtype=float),
+        yerr=_percent_errors(rates),
+        fmt="-o",
+        **style,
+    )
+
+
 def _rate_limits(ax: Axes, frames: Iterable[pd.DataFrame]) -> None:
     """A y range for points (not bars) that shows every interval: 0–105 unless all
     rates are high, then from 5 points under the lowest interval (in steps of 10)."""
@@ -506,11 +518,10 @@ def decile_chart(
         drawn.append(r)
         labels = r["bin"].tolist()
         shift = (i - (len(chosen) - 1) / 2) * 0.08
-        ax.errorbar(
+        _rate_line(
+            ax,
             np.arange(len(r)) + shift,
-            100 * r["rate"].to_numpy(dtype=float),
-            yerr=_percent_errors(r),
-            fmt="-o",
+            r,
             ms=5,
             capsize=3,
             color=colours[p],
@@ -605,9 +616,7 @@ def feature_effect_chart(
         for p in chosen:
             r = rate_by_decile(rows, feature, player=p)
             drawn.append(r)
-            ax.errorbar(np.arange(len(r)), 100 * r["rate"].to_numpy(dtype=float),
-                        yerr=_percent_errors(r), fmt="-o", ms=3, capsize=2, color=colours[p],
-                        label=p)  # fmt: skip
+            _rate_line(ax, np.arange(len(r)), r, ms=3, capsize=2, color=colours[p], label=p)
         labels = r["bin"].tolist()
         ax.set_xticks(np.arange(len(labels)), labels, fontsize="small")
         if len(labels) > 6:
@@ -969,11 +978,10 @@ def planning_chart(
         for g, span in enumerate(spans):
             inside = set(deals[cut == g])
             part = skill_curve(mine[mine["deal"].isin(inside)], f)
-            a.errorbar(
+            _rate_line(
+                a,
                 part["setting"].to_numpy(dtype=float),
-                100 * part["rate"].to_numpy(dtype=float),
-                yerr=_percent_errors(part),
-                fmt="-o",
+                part,
                 ms=4,
                 capsize=2,
                 color=colours[g],
