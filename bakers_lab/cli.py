@@ -79,16 +79,49 @@ def _cmd_deal(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_number(p: argparse.ArgumentParser, *, optional: bool = False, help: str = "") -> None:
+    """The positional game number ``N`` (``nargs="?"`` when *optional*)."""
+    nargs = "?" if optional else None  # None: argparse's own default, exactly one
+    p.add_argument(
+        "number", type=_game_number, nargs=nargs, metavar="N", help=help or "PySolFC game number"
+    )
+
+
+def _add_variant(p: argparse.ArgumentParser, default: str | None = "bakers_dozen") -> None:
+    """``--variant V``: the rules preset (no default with ``default=None``)."""
+    help = f"rules preset: {', '.join(variant_names())} (default bakers_dozen)"
+    p.add_argument("--variant", default=default, metavar="V", help=help)
+
+
+def _add_budget(p: argparse.ArgumentParser, help: str) -> None:
+    """``--max-nodes K``: a node budget, a positive whole number."""
+    p.add_argument("--max-nodes", type=_positive, metavar="K", help=help)
+
+
+def _add_json(p: argparse.ArgumentParser) -> None:
+    """``--json``: print one JSON object."""
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _add_data(p: argparse.ArgumentParser) -> None:
+    """``--data DIR``: where the surveys are."""
+    p.add_argument("--data", metavar="DIR", help=_DATA_HELP)
+
+
 def _position_args(p: argparse.ArgumentParser) -> None:
     """N or --board FILE, and --variant (read by :func:`_position`)."""
-    p.add_argument("number", type=_game_number, nargs="?", metavar="N", help="PySolFC game number")
+    _add_number(p, optional=True)
     p.add_argument("--board", metavar="FILE", help="board text file (- for stdin) instead of N")
-    p.add_argument(
-        "--variant",
-        default="bakers_dozen",
-        metavar="V",
-        help=f"rules preset: {', '.join(variant_names())} (default bakers_dozen)",
-    )
+    _add_variant(p)
+
+
+def _game_moves_args(p: argparse.ArgumentParser, moves: str, budget: str) -> None:
+    """N, --moves FILE, --variant, --pysol FILE and --max-nodes (read by ``_game_and_moves``)."""
+    _add_number(p, optional=True)
+    p.add_argument("--moves", metavar="FILE", help=f"{moves}: {_MOVE_FILE}")
+    _add_variant(p, default=None)
+    p.add_argument("--pysol", metavar="FILE", help=_PYSOL_SAVE)
+    _add_budget(p, budget)
 
 
 def _position(args: argparse.Namespace) -> Deal:
@@ -590,13 +623,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("deal", help="print PySolFC's game N", description="Print PySolFC's game N.")
-    p.add_argument("number", type=_game_number, metavar="N", help="PySolFC game number (1 or more)")
-    p.add_argument(
-        "--variant",
-        default="bakers_dozen",
-        metavar="V",
-        help=f"rules preset: {', '.join(variant_names())} (default bakers_dozen)",
-    )
+    _add_number(p, help="PySolFC game number (1 or more)")
+    _add_variant(p)
     p.add_argument(
         "--format",
         choices=("text", "json"),
@@ -611,12 +639,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Prove a deal solvable (printing a verified solution) or unsolvable.",
     )
     _position_args(p)
-    p.add_argument(
-        "--max-nodes",
-        type=_positive,
-        metavar="K",
-        help="node budget (default: the solver's, a few seconds at most)",
-    )
+    _add_budget(p, "node budget (default: the solver's, a few seconds at most)")
     p.add_argument(
         "--max-depth",
         type=_positive,
@@ -637,7 +660,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="when the search leaves the deal open, try to prove it lost by the relaxation "
         "(CP-SAT's deterministic time T, about a second each; default 0: not tried)",
     )
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_json(p)
     p.set_defaults(run=_cmd_solve)
 
     p = sub.add_parser(
@@ -648,13 +671,8 @@ def build_parser() -> argparse.ArgumentParser:
         "runs out first).",
     )
     _position_args(p)
-    p.add_argument(
-        "--max-nodes",
-        type=_positive,
-        metavar="K",
-        help="positions the search may generate (default 10,000,000: under a minute, 1 GiB)",
-    )
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_budget(p, "positions the search may generate (default 10,000,000: under a minute, 1 GiB)")
+    _add_json(p)
     p.set_defaults(run=_cmd_shortest)
 
     p = sub.add_parser(
@@ -673,12 +691,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--seed", type=_seed, default=0, metavar="S", help="seed of --sample (default 0)"
     )
-    p.add_argument(
-        "--variant",
-        default="bakers_dozen",
-        metavar="V",
-        help=f"rules preset: {', '.join(variant_names())} (default bakers_dozen)",
-    )
+    _add_variant(p)
     p.add_argument("--players", default="solver", metavar="P,...", help="players (default solver)")
     p.add_argument(
         "--jobs",
@@ -696,7 +709,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="K",
         help="deals per chunk file (default 100)",
     )
-    p.add_argument("--max-nodes", type=_positive, metavar="K", help="solver node budget per deal")
+    _add_budget(p, "solver node budget per deal")
     p.add_argument(
         "--out", required=True, metavar="PATH", help="output directory (Parquet dataset)"
     )
@@ -720,7 +733,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: $BAKERS_LAB_DATA, the repository's data/ or the table that comes "
         "with the package).",
     )
-    p.add_argument("--data", metavar="DIR", help=_DATA_HELP)
+    _add_data(p)
     p.add_argument("--markdown", action="store_true", help="print a Markdown table")
     p.set_defaults(run=_cmd_claims)
 
@@ -752,15 +765,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(run=_cmd_app)
 
-    variant_help = f"rules preset: {', '.join(variant_names())} (default bakers_dozen)"
     p = sub.add_parser(
         "difficulty",
         help="how hard is game N: very easy ... very hard, or unwinnable",
         description="Rate PySolFC game N: which of the players greedy, careful and "
         "lookahead-2 win it, and the solver's verdict and effort.",
     )
-    p.add_argument("number", type=_game_number, metavar="N", help="PySolFC game number")
-    p.add_argument("--variant", default="bakers_dozen", metavar="V", help=variant_help)
+    _add_number(p)
+    _add_variant(p)
     p.set_defaults(run=_cmd_difficulty)
 
     p = sub.add_parser(
@@ -770,10 +782,10 @@ def build_parser() -> argparse.ArgumentParser:
         "lookahead-K, search-N: N positions thought over before each move, undo-N: N moves "
         "taken back a game) and print how it ended and its moves, replayed by the rules.",
     )
-    p.add_argument("number", type=_game_number, metavar="N", help="PySolFC game number")
+    _add_number(p)
     p.add_argument("--player", default="careful", metavar="P", help="the player (default careful)")
-    p.add_argument("--variant", default="bakers_dozen", metavar="V", help=variant_help)
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_variant(p)
+    _add_json(p)
     p.set_defaults(run=_cmd_play)
 
     p = sub.add_parser(
@@ -783,7 +795,7 @@ def build_parser() -> argparse.ArgumentParser:
         "medium, hard, very-hard, unwinnable, not-settled), from the shipped ratings.",
     )
     p.add_argument("--difficulty", metavar="D", help="very-easy ... very-hard (default: any)")
-    p.add_argument("--variant", default="bakers_dozen", metavar="V", help=variant_help)
+    _add_variant(p)
     p.add_argument("--count", type=_positive, default=10, metavar="K", help="how many (10)")
     p.add_argument("--winnable", action="store_true", help="only deals the solver won")
     p.add_argument("--seed", type=_seed, metavar="S", help="repeatable draw (default: random)")
@@ -798,12 +810,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Find the first move after which game N could no longer be won: the "
         "position before it is solved, the one after it proven unsolvable.",
     )
-    p.add_argument("number", type=_game_number, nargs="?", metavar="N", help="PySolFC game number")
-    p.add_argument("--moves", metavar="FILE", help=f"the moves played: {_MOVE_FILE}")
-    p.add_argument("--variant", metavar="V", help=variant_help)
-    p.add_argument("--pysol", metavar="FILE", help=_PYSOL_SAVE)
-    p.add_argument("--max-nodes", type=_positive, metavar="K", help="solver budget per position")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    _game_moves_args(p, "the moves played", "solver budget per position")
+    _add_json(p)
     p.set_defaults(run=_cmd_explain)
 
     p = sub.add_parser(
@@ -811,11 +819,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the next move of a winning line",
         description="The next move of a winning line of game N after the moves in FILE.",
     )
-    p.add_argument("number", type=_game_number, nargs="?", metavar="N", help="PySolFC game number")
-    p.add_argument("--moves", metavar="FILE", help=f"the moves played so far: {_MOVE_FILE}")
-    p.add_argument("--variant", metavar="V", help=variant_help)
-    p.add_argument("--pysol", metavar="FILE", help=_PYSOL_SAVE)
-    p.add_argument("--max-nodes", type=_positive, metavar="K", help="solver budget")
+    _game_moves_args(p, "the moves played so far", "solver budget")
     p.set_defaults(run=_cmd_hint)
 
     p = sub.add_parser(
@@ -824,7 +828,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Rate every deal of the surveys in DIR that have the solver, greedy, "
         "careful and lookahead-2, into one Parquet file (what pick reads).",
     )
-    p.add_argument("--data", metavar="DIR", help=_DATA_HELP)
+    _add_data(p)
     p.add_argument("--out", required=True, metavar="FILE", help="the Parquet file to write")
     p.set_defaults(run=_cmd_ratings)
 

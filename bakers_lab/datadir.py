@@ -39,7 +39,15 @@ from typing import Literal
 
 import pandas as pd
 
-from .table import MANIFEST, SurveyError, for_disk, read_manifest, read_survey, upgrade
+from .table import (
+    MANIFEST,
+    SurveyError,
+    for_disk,
+    read_manifest,
+    read_parquet_file,
+    read_survey,
+    upgrade,
+)
 from .validate import shown
 
 __all__ = [
@@ -216,12 +224,9 @@ def compact_table(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def _read_compact(path: Path) -> pd.DataFrame:
-    try:
-        table = pd.read_parquet(path)
-    except Exception as exc:  # pyarrow raises several types for a damaged file
-        raise SurveyError(
-            f"{path} is not a readable compact table ({type(exc).__name__}); {FULL_DATA_HINT}"
-        ) from None
+    table = read_parquet_file(
+        path, lambda exc: f"not a readable compact table ({type(exc).__name__}); {FULL_DATA_HINT}"
+    )
     missing = [c for c in ("deal", "variant", "player", "outcome") if c not in table.columns]
     if missing:
         raise SurveyError(f"{path} is not a compact survey table: it has no {', '.join(missing)}")

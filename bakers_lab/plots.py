@@ -198,6 +198,26 @@ _LEVEL = "95 % Wilson intervals"
 # -- helpers ---------------------------------------------------------------------------------
 
 
+def _interval_rows(
+    ax: Axes | None, frame: pd.DataFrame, column: str, size: tuple[float, float, float]
+) -> tuple[Figure, Axes, np.ndarray, np.ndarray, np.ndarray]:
+    """A chart of one row per line of ``frame``, each a value with its interval: the
+    canvas (``size``: width, height without rows, height per row, at least two rows),
+    the rows' positions, ``frame[column]`` as floats and its distances down to ``low``
+    and up to ``high`` (the ``xerr`` of an error bar).
+
+    >>> frame = pd.DataFrame({"x": [2.0], "low": [1.5], "high": [3.0]})
+    >>> fig, ax, y, v, e = _interval_rows(None, frame, "x", (8.0, 2.0, 0.5))
+    >>> fig.get_size_inches().tolist(), y.tolist(), v.tolist(), e.tolist()
+    ([8.0, 3.0], [0], [2.0], [[0.5], [1.0]])
+    """
+    width, height, per_row = size
+    fig, ax = _canvas(ax, (width, height + per_row * max(len(frame), 2)))
+    value = frame[column].to_numpy(dtype=float)
+    spread = np.vstack([value - frame["low"].to_numpy(dtype=float), frame["high"] - value])
+    return fig, ax, np.arange(len(frame)), value, spread
+
+
 def _canvas(ax: Axes | None, size: tuple[float, float] = (8.0, 4.8)) -> tuple[Figure, Axes]:
     if ax is None:
         fig = Figure(figsize=size, layout="constrained")
@@ -252,6 +272,18 @@ def _percent_errors(rates: pd.DataFrame) -> np.ndarray:
             rate - rates["ci_low"].to_numpy(dtype=float),
             rates["ci_high"].to_numpy(dtype=float) - rate,
         ]
+    )
+
+
+def _rate_line(ax: Axes, x: np.ndarray, rates: pd.DataFrame, **style: Any) -> None:
+    """``rates``' win rates in percent at ``x``, dots joined by a line, each with its
+    interval (``style``: more of matplotlib's ``errorbar`` arguments)."""
+    ax.errorbar(
+        x,
+        100 * rates["rate"].to_numpy(dtype=float),
+        yerr=_percent_errors(rates),
+        fmt="-o",
+        **style,
     )
 
 
@@ -433,16 +465,14 @@ def odds_ratio_chart(model: LossPredictors | LossModel, *, ax: Axes | None = Non
     if not isinstance(model, LossModel):
         raise ValueError(f"model must be a LossModel (stats.loss_model), not {describe(model)}")
     odds = model.odds_ratios.sort_values("odds_ratio", kind="stable").reset_index(drop=True)
-    fig, ax = _canvas(ax, (8.0, 2.4 + 0.32 * max(len(odds), 2)))
-    y = np.arange(len(odds))
-    ratio = odds["odds_ratio"].to_numpy(dtype=float)
+    fig, ax, y, ratio, spread = _interval_rows(ax, odds, "odds_ratio", (8.0, 2.4, 0.32))
     ax.errorbar(
         ratio,
         y,
-        xerr=np.vstack([ratio - odds["low"].to_numpy(dtype=float), odds["high"] - ratio]),
+        xerr=spread,
+        color=player_colour(model.player),
         fmt="o",
         capsize=3,
-        color=player_colour(model.player),
         label=f"{model.player}: odds ratio, 95 % interval",
     )
     ax.axvline(1.0, color="black", lw=1, ls="--", label="no effect (1)")
@@ -488,11 +518,10 @@ def decile_chart(
         drawn.append(r)
         labels = r["bin"].tolist()
         shift = (i - (len(chosen) - 1) / 2) * 0.08
-        ax.errorbar(
+        _rate_line(
+            ax,
             np.arange(len(r)) + shift,
-            100 * r["rate"].to_numpy(dtype=float),
-            yerr=_percent_errors(r),
-            fmt="-o",
+            r,
             ms=5,
             capsize=3,
             color=colours[p],
@@ -526,13 +555,11 @@ def importance_chart(predictors: LossPredictors, *, ax: Axes | None = None) -> F
             f"{describe(predictors)}"
         )
     imp = predictors.importance
-    fig, ax = _canvas(ax, (9.0, 1.8 + 0.42 * max(len(imp), 2)))
-    y = np.arange(len(imp))
-    drop = imp["auc_drop"].to_numpy(dtype=float)
+    fig, ax, y, drop, spread = _interval_rows(ax, imp, "auc_drop", (9.0, 1.8, 0.42))
     ax.barh(
         y,
         drop,
-        xerr=np.vstack([drop - imp["low"].to_numpy(dtype=float), imp["high"] - drop]),
+        xerr=spread,
         capsize=3,
         color=player_colour(predictors.player),
         edgecolor="black",
@@ -589,9 +616,7 @@ def feature_effect_chart(
         for p in chosen:
             r = rate_by_decile(rows, feature, player=p)
             drawn.append(r)
-            ax.errorbar(np.arange(len(r)), 100 * r["rate"].to_numpy(dtype=float),
-                        yerr=_percent_errors(r), fmt="-o", ms=3, capsize=2, color=colours[p],
-                        label=p)  # fmt: skip
+            _rate_line(ax, np.arange(len(r)), r, ms=3, capsize=2, color=colours[p], label=p)
         labels = r["bin"].tolist()
         ax.set_xticks(np.arange(len(labels)), labels, fontsize="small")
         if len(labels) > 6:
@@ -953,11 +978,10 @@ def planning_chart(
         for g, span in enumerate(spans):
             inside = set(deals[cut == g])
             part = skill_curve(mine[mine["deal"].isin(inside)], f)
-            a.errorbar(
+            _rate_line(
+                a,
                 part["setting"].to_numpy(dtype=float),
-                100 * part["rate"].to_numpy(dtype=float),
-                yerr=_percent_errors(part),
-                fmt="-o",
+                part,
                 ms=4,
                 capsize=2,
                 color=colours[g],

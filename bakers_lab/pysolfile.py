@@ -97,43 +97,42 @@ def _safe_getattr(obj: object, name: object) -> object:
     raise pickle.UnpicklingError(f"refused builtins.getattr on {type(obj).__name__}, {name!r}")
 
 
+def _allowed(module: str, *names: str) -> dict[tuple[str, str], type[Loaded]]:
+    """``(module, name)`` → the stand-in class of each of ``names``."""
+    return {(module, n): _loaded(module, n) for n in names}
+
+
 #: The (module, name) pairs a PySolFC save or statistics file holds, and what each becomes.
 ALLOWED: dict[tuple[str, str], Any] = {
-    **{
-        ("pysollib.game", n): _loaded("pysollib.game", n)
-        for n in (
-            "GameSaveInfo",
-            "GameGlobalSaveInfo",
-            "GameMoves",
-            "GameGlobalStatsStruct",
-            "GameStatsStruct",
-        )
-    },
-    **{
-        ("pysollib.move", n): _loaded("pysollib.move", n)
-        for n in (
-            "AMoveMove",
-            "AFlipMove",
-            "ASingleFlipMove",
-            "AFlipAndMoveMove",
-            "AFlipAllMove",
-            "ATurnStackMove",
-            "NEW_ATurnStackMove",
-            "AUpdateStackMove",
-            "ANextRoundMove",
-            "ASaveSeedMove",
-            "ASaveStateMove",
-            "AShuffleStackMove",
-            "ASingleCardMove",
-            "AInnerMove",
-        )
-    },
-    ("pysollib.app_statistics", "Statistics"): _loaded("pysollib.app_statistics", "Statistics"),
-    ("pysollib.app_stat", "GameStat"): _loaded("pysollib.app_stat", "GameStat"),
-    ("pysollib.app_stat_result", "GameStatResult"): _loaded(
-        "pysollib.app_stat_result", "GameStatResult"
+    **_allowed(
+        "pysollib.game",
+        "GameSaveInfo",
+        "GameGlobalSaveInfo",
+        "GameMoves",
+        "GameGlobalStatsStruct",
+        "GameStatsStruct",
     ),
-    ("pysollib.mfxutil", "Struct"): _loaded("pysollib.mfxutil", "Struct"),
+    **_allowed(
+        "pysollib.move",
+        "AMoveMove",
+        "AFlipMove",
+        "ASingleFlipMove",
+        "AFlipAndMoveMove",
+        "AFlipAllMove",
+        "ATurnStackMove",
+        "NEW_ATurnStackMove",
+        "AUpdateStackMove",
+        "ANextRoundMove",
+        "ASaveSeedMove",
+        "ASaveStateMove",
+        "AShuffleStackMove",
+        "ASingleCardMove",
+        "AInnerMove",
+    ),
+    **_allowed("pysollib.app_statistics", "Statistics"),
+    **_allowed("pysollib.app_stat", "GameStat"),
+    **_allowed("pysollib.app_stat_result", "GameStatResult"),
+    **_allowed("pysollib.mfxutil", "Struct"),
     ("pysol_cards.random", "MTRandom"): MTRandomState,
     ("builtins", "getattr"): _safe_getattr,
 }

@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -57,6 +57,7 @@ __all__ = [
     "for_disk",
     "read_chunk",
     "read_manifest",
+    "read_parquet_file",
     "read_survey",
     "record_digest",
     "recorded_digests",
@@ -113,17 +114,29 @@ def chunk_files(out: str | os.PathLike[str]) -> list[Path]:
 _RECOMPUTE = "delete it and run the survey again to recompute that chunk"
 
 
+def read_parquet_file(path: Path, why: Callable[[Exception], str]) -> pd.DataFrame:
+    """``path`` read by pandas; a file it cannot read raises :class:`SurveyError`
+    ``"{path} is {why(error)}"`` (pyarrow raises several types for a damaged file).
+
+    >>> read_parquet_file(Path("/nowhere.parquet"), lambda e: "not there")
+    Traceback (most recent call last):
+    ...
+    bakers_lab.table.SurveyError: /nowhere.parquet is not there
+    """
+    try:
+        return pd.read_parquet(path)
+    except Exception as exc:
+        raise SurveyError(f"{path} is {why(exc)}") from None
+
+
 def read_chunk(path: Path) -> pd.DataFrame:
     """One chunk file as a table; a file Parquet cannot read raises :class:`SurveyError`
     naming it."""
     if not path.is_file():
         raise SurveyError(f"{path} is not a file (a directory named like a chunk?); {_RECOMPUTE}")
-    try:
-        table = pd.read_parquet(path)
-    except Exception as exc:  # pyarrow raises several types for a damaged file
-        raise SurveyError(
-            f"{path} is unreadable ({type(exc).__name__}: {str(exc)[:120]}); {_RECOMPUTE}"
-        ) from None
+    table = read_parquet_file(
+        path, lambda exc: f"unreadable ({type(exc).__name__}: {str(exc)[:120]}); {_RECOMPUTE}"
+    )
     try:
         return upgrade(table)
     except (TypeError, ValueError, ArithmeticError):  # a deal that is no integer (NaN, text)

@@ -345,6 +345,15 @@ def open_app(page, base):
     return explorer
 
 
+def open_play_tab(page, app, number: str):
+    """The app's page with game ``number`` shown and its "Play it yourself" tab open."""
+    base, _ = app
+    explorer = open_app(page, base)
+    show_game(page, explorer, number)
+    page.get_by_role("tab", name="Play it yourself").click()
+    return explorer
+
+
 def show_game(page, explorer, number: str):
     from playwright.sync_api import expect
 
@@ -420,10 +429,7 @@ def test_web_app_plays_by_clicking_cards_and_says_where_you_lost(page, app):
     import bakers_lab as bl
     from bakers_lab.widgets import BoardModel
 
-    base, _ = app
-    explorer = open_app(page, base)
-    show_game(page, explorer, "4")
-    page.get_by_role("tab", name="Play it yourself").click()
+    explorer = open_play_tab(page, app, "4")
     board = explorer.locator(".bl-board")
     svg, status = board.locator(".bakers-lab-svg"), board.locator(".bl-board-status")
     expect(status).to_have_text(re.compile(r"^0 moves played; \d+ legal moves: pick a card$"))
@@ -468,10 +474,7 @@ def test_web_app_plays_by_clicking_cards_and_says_where_you_lost(page, app):
 def test_web_app_names_the_first_illegal_move_of_a_pasted_game(page, app):
     from playwright.sync_api import expect
 
-    base, _ = app
-    explorer = open_app(page, base)
-    show_game(page, explorer, "4")
-    page.get_by_role("tab", name="Play it yourself").click()
+    explorer = open_play_tab(page, app, "4")
     paste = explorer.locator(".bl-review-paste textarea")
     paste.fill("1. AH>F\n2. AC>F\n3. 10s>js")
     explorer.locator("button", has_text="Replay this game").click()

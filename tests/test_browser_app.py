@@ -12,7 +12,7 @@ import re
 import time
 
 import test_browser as shared
-from test_browser import APP_VIEW, open_app, shoot, show_game, within_screen
+from test_browser import APP_VIEW, open_app, open_play_tab, shoot, show_game, within_screen
 
 import bakers_lab as bl
 from bakers_lab.solve.shortest import PAR_NODES
@@ -127,10 +127,7 @@ def test_a_win_on_the_board_shows_par_beside_it(page, app):
 def test_an_empty_paste_leaves_the_board_as_it_was(page, app):
     from playwright.sync_api import expect
 
-    base, _ = app
-    explorer = open_app(page, base)
-    show_game(page, explorer, "4")
-    page.get_by_role("tab", name="Play it yourself").click()
+    explorer = open_play_tab(page, app, "4")
     board = explorer.locator(".bl-board")
     status = board.locator(".bl-board-status")
     for k, text in enumerate(CAREFUL_4.split()[:3], start=1):
@@ -153,10 +150,7 @@ def test_an_empty_paste_leaves_the_board_as_it_was(page, app):
 def test_continue_from_here_brings_the_board_into_view(page, app):
     from playwright.sync_api import expect
 
-    base, _ = app
-    explorer = open_app(page, base)
-    show_game(page, explorer, "4")
-    page.get_by_role("tab", name="Play it yourself").click()
+    explorer = open_play_tab(page, app, "4")
     explorer.locator(".bl-review-paste textarea").fill(CAREFUL_4)
     explorer.locator("button", has_text="Replay this game").click()
     message = explorer.locator(".bl-review-message")

@@ -85,6 +85,19 @@ def rewrite(out, index, change):
 RECOMPUTE = "delete it and run the survey again to recompute that chunk"
 
 
+def refusal(read, folder):
+    """The message of the SurveyError ``read(folder)`` raises."""
+    with pytest.raises(SurveyError) as info:
+        read(folder)
+    return str(info.value)
+
+
+def refused_alike(folder, message):
+    """Reading the survey and resuming it both refuse ``folder`` with exactly ``message``."""
+    for read in (bl.read_survey, resume):
+        assert refusal(read, folder) == message
+
+
 # -- 2. chunks checked against the manifest ------------------------------------------------
 
 
@@ -94,10 +107,7 @@ def test_a_stray_chunk_is_named(folder):
         f"{folder / 'chunk-000007.parquet'} is not one of this survey's 3 chunks "
         f"(chunk-000000.parquet to chunk-000002.parquet); it came from elsewhere: delete it"
     )
-    for read in (bl.read_survey, resume):
-        with pytest.raises(SurveyError) as info:
-            read(folder)
-        assert str(info.value) == message
+    refused_alike(folder, message)
 
 
 def test_an_empty_directory_named_like_a_chunk_is_named(folder):
@@ -107,10 +117,7 @@ def test_an_empty_directory_named_like_a_chunk_is_named(folder):
         f"{folder / 'chunk-000001.parquet'} is not a file (a directory named like a chunk?); "
         f"{RECOMPUTE}"
     )
-    for read in (bl.read_survey, resume):
-        with pytest.raises(SurveyError) as info:
-            read(folder)
-        assert str(info.value) == message
+    refused_alike(folder, message)
 
 
 @pytest.mark.parametrize(
@@ -133,10 +140,7 @@ def test_an_empty_directory_named_like_a_chunk_is_named(folder):
 def test_a_chunk_of_another_survey_is_named(folder, index, change, problem):
     file = rewrite(folder, index, change)
     message = f"{file} is not chunk {index} of this survey: {problem}; {RECOMPUTE}"
-    for read in (bl.read_survey, resume):
-        with pytest.raises(SurveyError) as info:
-            read(folder)
-        assert str(info.value) == message
+    refused_alike(folder, message)
 
 
 def test_a_chunk_of_other_deals_is_found(folder):
@@ -145,15 +149,11 @@ def test_a_chunk_of_other_deals_is_found(folder):
     rewrite(
         folder, 0, lambda t: for_disk(upgrade(t).assign(deal=[n + 100 for n in upgrade(t)["deal"]]))
     )
-    with pytest.raises(SurveyError) as info:
-        bl.read_survey(folder)
-    assert str(info.value) == (
+    assert refusal(bl.read_survey, folder) == (
         f"the chunks in {folder} hold other deals than its _survey.json was made for (their "
         f"digest differs); a chunk was replaced: run the survey again in a new directory"
     )
-    with pytest.raises(SurveyError) as info:  # a resuming survey knows each chunk's deals
-        resume(folder)
-    assert str(info.value) == (
+    assert refusal(resume, folder) == (  # a resuming survey knows each chunk's deals
         f"{folder / 'chunk-000000.parquet'} is not chunk 0 of this survey: it holds other deals "
         f"(101, 102, 103, ...) than the survey's (1, 2, 3, ...); {RECOMPUTE}"
     )
@@ -161,17 +161,13 @@ def test_a_chunk_of_other_deals_is_found(folder):
 
 def test_a_missing_chunk_or_manifest_is_named(folder):
     (folder / "chunk-000002.parquet").unlink()
-    with pytest.raises(SurveyError) as info:
-        bl.read_survey(folder)
-    assert str(info.value) == (
+    assert refusal(bl.read_survey, folder) == (
         f"{folder / 'chunk-000002.parquet'} is missing: the survey in {folder} is not finished "
         f"(it has 2 of its 3 chunks); run it again to finish it"
     )
     assert len(resume(folder)) == 24  # a resuming survey computes it again
     (folder / "_survey.json").unlink()
-    with pytest.raises(SurveyError) as info:
-        bl.read_survey(folder)
-    assert str(info.value) == (
+    assert refusal(bl.read_survey, folder) == (
         f"{folder} holds chunk files but no _survey.json: not a survey bl.survey wrote "
         f"(pandas.read_parquet reads such files as they are)"
     )

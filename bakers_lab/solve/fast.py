@@ -347,6 +347,17 @@ _OUTCOMES = ("solved", "unsolvable", "unresolved")
 _MAX_SECONDS = 1e9
 
 
+def _deal_and_proof(deal: int | None, proof: str | None) -> tuple[str, str]:
+    """The ``deal=…, `` and ``, proof=…`` parts of a result's repr (empty when None).
+
+    >>> _deal_and_proof(417, None)
+    ('deal=417, ', '')
+    """
+    where = f"deal={deal!r}, " if deal is not None else ""
+    how = f", proof={proof!r}" if proof is not None else ""
+    return where, how
+
+
 def check_result(record: object, outcomes: Sequence[str], counts: Sequence[str]) -> None:
     """Check and normalise the fields a solver's result record shares (frozen:
     set through ``object.__setattr__``): ``outcome`` one of ``outcomes``,
@@ -418,8 +429,7 @@ class SolveResult:
         check_result(self, _OUTCOMES, ("nodes", "restarts"))
 
     def __repr__(self) -> str:
-        where = f"deal={self.deal!r}, " if self.deal is not None else ""
-        how = f", proof={self.proof!r}" if self.proof is not None else ""
+        where, how = _deal_and_proof(self.deal, self.proof)
         return (
             f"SolveResult(outcome={self.outcome!r}, moves={len(self.moves)}, "
             f"nodes={self.nodes}, {where}variant={self.variant!r}{how})"

@@ -190,6 +190,7 @@ from .fast import (
     Proof,
     SolverError,
     _board,
+    _deal_and_proof,
     _env,
     _max_moves,
     _to_moves,
@@ -284,8 +285,7 @@ class ShortestResult:
             )
 
     def __repr__(self) -> str:
-        where = f"deal={self.deal!r}, " if self.deal is not None else ""
-        how = f", proof={self.proof!r}" if self.proof is not None else ""
+        where, how = _deal_and_proof(self.deal, self.proof)
         return (
             f"ShortestResult(outcome={self.outcome!r}, moves={len(self.moves)}, "
             f"lower_bound={self.lower_bound}, nodes={self.nodes}, {where}"
