@@ -86,7 +86,7 @@ def survey(work: Path) -> None:
 
 def notebooks(work: Path) -> None:
     target = work / "notebooks"
-    expect(run("notebooks", str(target)), "4 notebooks copied", "02_win_rates.ipynb")
+    expect(run("notebooks", str(target)), "5 notebooks copied", "05_exercises.ipynb")
     again = run("notebooks", str(target), code=2)
     expect(again, "already exists", "--force")
     run("notebooks", str(target), "--force")

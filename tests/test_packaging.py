@@ -45,7 +45,7 @@ def test_the_shipped_compact_table_is_the_surveys_in_data_without_moves(full, co
     assert full.attrs["data"] == "full" and compact.attrs["data"] == "compact"
     assert set(full.columns) - set(compact.columns) == set(DROPPED)
     pd.testing.assert_frame_equal(compact_table(full), compact)
-    assert len(compact) == 303_000
+    assert len(compact) == 302_000  # 303,000 rows, the 1,000 of par become its columns
     assert SHIPPED.stat().st_size < 4 * 2**20  # a few MiB, not the 58 MiB of data/
 
 
@@ -116,14 +116,14 @@ def test_notebooks_command_copies_them_and_refuses_to_overwrite(tmp_path, capsys
     target = tmp_path / "mine"
     assert main(["notebooks", str(target)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith(f"4 notebooks copied to {target}: 01_replay.ipynb, 02_win_rates.ipynb")
+    assert out.startswith(f"5 notebooks copied to {target}: 01_replay.ipynb, 02_win_rates.ipynb")
     for p in sorted((ROOT / "notebooks").glob("*.ipynb")):
         assert (target / p.name).read_bytes() == p.read_bytes()
     (target / "02_win_rates.ipynb").write_text("my edits")
     assert main(["notebooks", str(target)]) == 2
     err = capsys.readouterr().err
     assert err == (
-        f"bakers-lab: error: {target / '01_replay.ipynb'} already exists (and 3 more "
+        f"bakers-lab: error: {target / '01_replay.ipynb'} already exists (and 4 more "
         f"notebooks); add --force to overwrite, or choose another directory\n"
     )
     assert (target / "02_win_rates.ipynb").read_text() == "my edits"
