@@ -28,6 +28,7 @@ a winning line, "no winning line left", or "not settled within the budget".
 from __future__ import annotations
 
 import html
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -197,9 +198,29 @@ def _row_of(
     if variant is not None:
         raise ValueError("variant= is only for game numbers; a survey row has its variant")
     d = _deal(row["deal"], variant=str(row["variant"]))
-    solution = row["solution"]
-    text = solution if isinstance(solution, str) else ""  # a missing solution: no moves
-    return GameState.from_deal(d), list(text.split()), d.number
+    return GameState.from_deal(d), _solution_moves(row["solution"]), d.number
+
+
+def _solution_moves(solution: object) -> list[Move | str]:
+    """A survey row's ``solution`` as moves: text (moves separated by spaces), or a
+    list, tuple or array of Moves or move texts (a table built by hand); a missing
+    one (None, NaN) is no moves.  Anything else is refused in one line.
+
+    >>> _solution_moves("AD>F 5S>6D"), _solution_moves(["AD>F"]), _solution_moves(None)
+    (['AD>F', '5S>6D'], ['AD>F'], [])
+    """
+    if isinstance(solution, str):
+        return list(solution.split())
+    if solution is None or (isinstance(solution, float) and math.isnan(solution)):
+        return []
+    if type(solution).__name__ == "ndarray":
+        solution = list(solution)  # type: ignore[call-overload]
+    if isinstance(solution, list | tuple) and all(isinstance(m, Move | str) for m in solution):
+        return list(solution)
+    raise ValueError(
+        f"a survey row's solution is its moves as text ('AD>F 5S>6D ...') or a list of "
+        f"moves, not {describe(solution)}"
+    )
 
 
 def _replay(

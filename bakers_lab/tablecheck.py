@@ -55,19 +55,13 @@ def kind_of(value: object) -> str:
     >>> kind_of(pd.DataFrame())
     'an empty DataFrame'
     """
-    if isinstance(value, pd.DataFrame):
-        if value.empty:
-            return "an empty DataFrame"
-        return f"a DataFrame of {len(value):,} rows"
-    if isinstance(value, pd.Series):
-        return f"a Series of {len(value):,} values"
-    if isinstance(value, np.ndarray):
-        return f"an array of shape {value.shape}"
+    if isinstance(value, pd.DataFrame) and value.empty:
+        return "an empty DataFrame"
     if isinstance(value, dict):
         return "a dict (dict)"
     if isinstance(value, (list, tuple)):
         return f"a {type(value).__name__} of {len(value):,} items"
-    return describe(value)
+    return describe(value)  # a DataFrame, Series or array by its size, never its contents
 
 
 def _rows(n: int, what: str) -> str:

@@ -66,8 +66,28 @@ def shown_int(number: int) -> str:
     return f"{'-' if number < 0 else ''}{text[:12]}... ({len(text):,} digits)"
 
 
+#: Objects whose repr is a printout of their contents, over many lines: a message
+#: names their kind and size instead (never the table itself).
+_TABLES = {"DataFrame": "rows", "Series": "values", "ndarray": "items", "Index": "items"}
+
+
 def describe(value: object) -> str:
-    """A value as an error message shows it: its repr (shortened) and its type."""
+    """A value as an error message shows it: its repr (shortened, on one line) and
+    its type; a table (a DataFrame, Series, array) by its kind and size.
+
+    >>> describe("x" * 100)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx... (str)"
+    >>> import pandas as pd
+    >>> describe(pd.Series([1, 2, 3]))
+    'a Series of 3 values'
+    """
+    name = type(value).__name__
+    if name in _TABLES:
+        try:
+            size = len(value)  # type: ignore[arg-type]
+        except TypeError:  # a 0-d array
+            size = 1
+        return f"a {name} of {size:,} {_TABLES[name]}"
     if isinstance(value, int) and not is_bool(value):
         text = shown_int(value)
     else:
@@ -75,6 +95,7 @@ def describe(value: object) -> str:
             text = repr(value)
         except Exception:  # a repr that fails (a huge int inside, a broken object)
             text = f"<a {type(value).__name__}>"
+        text = " ".join(text.split()) if "\n" in text else text  # one line
     return f"{shown(text)} ({type(value).__name__})"
 
 

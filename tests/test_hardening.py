@@ -609,3 +609,19 @@ def test_every_result_record_checks_its_fields_with_one_checker():
         GameRecord(**{**game, "ended": "x"})
     with pytest.raises(ValueError, match=r"^outcome must be one of won, lost, not 'solved' "):
         GameRecord(**{**game, "outcome": "solved"})
+
+
+def test_a_survey_rows_solution_is_moves_or_refused_in_one_line():
+    row = pd.Series({"deal": 4, "variant": "bakers_dozen", "solution": ["AD>F"]})
+    with pytest.raises(bl.ExplainError, match=r"^move 1 of 1, AD>F, is illegal there"):
+        bl.explain(row, max_nodes=1000)  # a list of moves is read as the moves, not as none
+    for bad, shown in ((5, "5 (int)"), (pd.Series([1, 2]), "a Series of 2 values")):
+        with pytest.raises(ValueError) as e:
+            bl.explain(pd.Series({**row.to_dict(), "solution": bad}), max_nodes=1000)
+        assert str(e.value) == (
+            "a survey row's solution is its moves as text ('AD>F 5S>6D ...') or a list of "
+            f"moves, not {shown}"
+        )
+    with pytest.raises(TypeError) as e:  # a message never prints a table
+        bl.explain(4, pd.Series(range(100)))
+    assert str(e.value).endswith("not a Series of 100 values")
