@@ -93,9 +93,18 @@ def _add_variant(p: argparse.ArgumentParser, default: str | None = "bakers_dozen
     p.add_argument("--variant", default=default, metavar="V", help=help)
 
 
+#: The largest node budget (``bakers_lab.solve.fast.MAX_NODES``, a test keeps them
+#: equal; not imported, which would load numba before every command).
+MAX_NODES = 10**12
+
+
+def _nodes(text: str) -> int:
+    return _whole(text, 1, MAX_NODES)
+
+
 def _add_budget(p: argparse.ArgumentParser, help: str) -> None:
-    """``--max-nodes K``: a node budget, a positive whole number."""
-    p.add_argument("--max-nodes", type=_positive, metavar="K", help=help)
+    """``--max-nodes K``: a node budget, from 1 to :data:`MAX_NODES`."""
+    p.add_argument("--max-nodes", type=_nodes, metavar="K", help=help)
 
 
 def _add_json(p: argparse.ArgumentParser) -> None:

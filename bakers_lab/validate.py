@@ -66,14 +66,14 @@ def shown_int(number: int) -> str:
     return f"{'-' if number < 0 else ''}{text[:12]}... ({len(text):,} digits)"
 
 
-#: Objects whose repr is a printout of their contents, over many lines: a message
-#: names their kind and size instead (never the table itself).
-_TABLES = {"DataFrame": "rows", "Series": "values", "ndarray": "items", "Index": "items"}
+#: pandas' tables, whose repr is a printout of their contents over many lines: a
+#: message names their kind and size instead (never the table itself).
+_TABLES = {"DataFrame": "rows", "Series": "values"}
 
 
 def describe(value: object) -> str:
     """A value as an error message shows it: its repr (shortened, on one line) and
-    its type; a table (a DataFrame, Series, array) by its kind and size.
+    its type; a pandas table (a DataFrame, a Series) by its kind and size.
 
     >>> describe("x" * 100)
     "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx... (str)"
@@ -83,11 +83,7 @@ def describe(value: object) -> str:
     """
     name = type(value).__name__
     if name in _TABLES:
-        try:
-            size = len(value)  # type: ignore[arg-type]
-        except TypeError:  # a 0-d array
-            size = 1
-        return f"a {name} of {size:,} {_TABLES[name]}"
+        return f"a {name} of {len(value):,} {_TABLES[name]}"  # type: ignore[arg-type]
     if isinstance(value, int) and not is_bool(value):
         text = shown_int(value)
     else:

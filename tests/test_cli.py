@@ -132,7 +132,8 @@ def test_solve_bad_input_one_line_exit_2(tmp_path):
         (
             ("solve", "3", "--max-nodes", "0"),
             None,
-            "bakers-lab: error: argument --max-nodes: must be an integer at least 1, not 0",
+            "bakers-lab: error: argument --max-nodes: must be an integer from 1 to "
+            "1000000000000, not 0",
         ),
         (("solve", "--board", "-"), bl.deal(5).to_text().replace("KH", "QH", 1), "appears twice"),
         (

@@ -259,8 +259,8 @@ def test_huge_texts_are_quoted_short(capsys):
             call()
         assert str(info.value).startswith(start) and len(str(info.value)) < 400
     assert cli_error(capsys, "solve", "5", "--max-nodes", "9" * 5000) == (
-        "argument --max-nodes: must be an integer at least 1, not 999999999999999999999... "
-        "(5,000 digits)"
+        "argument --max-nodes: must be an integer from 1 to 1000000000000, not "
+        "999999999999999999999... (5,000 digits)"
     )
     assert cli_error(capsys, "survey", "--deals", "9" * 5000, "--out", "unused") == (
         GAME + "999999999999999999999... (5,000 digits)"
@@ -441,7 +441,8 @@ def test_ascii_digits_only(capsys):
         for command in ("deal", "play", "difficulty", "hint"):
             assert cli_error(capsys, command, text) == f"argument N: {GAME}{text!r}"
         assert cli_error(capsys, "solve", "5", "--max-nodes", text) == (
-            f"argument --max-nodes: must be an integer at least 1, in digits 0-9, not {text!r}"
+            f"argument --max-nodes: must be an integer from 1 to 1000000000000, in digits 0-9, "
+            f"not {text!r}"
         )
         assert cli_error(capsys, "pick", "--seed", text) == (
             f"argument --seed: must be an integer (0, 1, 2, ...), in digits 0-9, not {text!r}"
@@ -609,6 +610,13 @@ def test_every_result_record_checks_its_fields_with_one_checker():
         GameRecord(**{**game, "ended": "x"})
     with pytest.raises(ValueError, match=r"^outcome must be one of won, lost, not 'solved' "):
         GameRecord(**{**game, "outcome": "solved"})
+
+
+def test_the_clis_node_budget_is_the_librarys():
+    from bakers_lab import cli
+    from bakers_lab.solve.fast import MAX_NODES
+
+    assert cli.MAX_NODES == MAX_NODES
 
 
 def test_a_survey_rows_solution_is_moves_or_refused_in_one_line():

@@ -285,7 +285,7 @@ def test_cli_solve_board_from_stdin():
 @pytest.mark.parametrize(
     "args, message",
     [
-        (("solve", 5, "--max-nodes", 10**13), "max_nodes must be an integer from 1 to 10000000"),
+        (("solve", 5, "--max-nodes", 10**13), "--max-nodes: must be an integer from 1 to 10000000"),
         (("survey", "--deals", "1-100000000000", "--out", "{out}"), "100000000000 deals is more"),
         (("survey", "--sample", 10**12, "--out", "{out}"), "sample size must be an integer from"),
         (("survey", "--deals", "1-2", "--players", "solver,solver", "--out", "{out}"), "given 2"),
