@@ -167,6 +167,14 @@ class CounterexampleReport(_Report):
 
     __repr__ = __str__
 
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        from .html import report_html
+
+        board = f"<pre>{escape(self.board)}</pre>" if self.board else ""
+        return report_html(self) + board
+
 
 def check_overestimate(
     h: Callable[[GameState], object], position: str, deck: str = "micro"

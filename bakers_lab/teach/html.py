@@ -16,7 +16,7 @@ from __future__ import annotations
 from html import escape
 
 from ..render import board_html
-from .results import Failure, HeuristicReport, SearchReport
+from .results import Failure, HeuristicReport, _Report
 
 __all__ = ["failure_html", "report_html"]
 
@@ -68,7 +68,7 @@ def failure_html(f: Failure) -> str:
     return "".join(parts)
 
 
-def report_html(report: SearchReport | HeuristicReport) -> str:
+def report_html(report: _Report) -> str:
     """The whole report: its summary, the checks with their points, the failures."""
     rows = []
     for c in report.checks:

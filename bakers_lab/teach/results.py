@@ -107,6 +107,10 @@ class _Report:
     checks: tuple[Check, ...]
     failures: tuple[Failure, ...]
 
+    def summary(self) -> str:
+        """One line: how many checks passed and, if any failed, the smallest failure."""
+        raise NotImplementedError  # each report says what it was judged on
+
     @property
     def points(self) -> float:
         """Points earned."""
