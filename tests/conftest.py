@@ -7,8 +7,10 @@ kernels) load them instead of each compiling them again: on a fresh clone
 that saved minutes.  When the cache is warm this takes about two seconds.
 """
 
+import os
 import subprocess
 import sys
+import tempfile
 import time
 
 import pytest
@@ -28,6 +30,9 @@ _WARM = (
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # the app's journal of games ("My games"): never the person's own, in any test or
+    # in the apps and kernels the tests start
+    os.environ["BAKERS_LAB_JOURNAL"] = os.path.join(tempfile.mkdtemp(), "journal.parquet")
     if hasattr(config, "workerinput"):
         return  # a pytest-xdist worker: the controller warmed the cache already
     start = time.monotonic()
