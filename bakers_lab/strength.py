@@ -303,8 +303,9 @@ def _on_demand(
         out = _cache_dir(cache, variant, todo, players)
         if progress:
             pace = "; about a second a deal on one core" if tuple(players) == ON_DEMAND else ""
-            print(f"Playing {len(todo):,} deals the shipped tables lack ({len(players)} bots "
-                  f"each{pace}); kept in {cache}", file=sys.stderr, flush=True)  # fmt: skip
+            print(f"Playing {counted(len(todo), 'deal')} the shipped tables lack "
+                  f"({counted(len(players), 'bot')} each{pace}); kept in {cache}",
+                  file=sys.stderr, flush=True)  # fmt: skip
         t = survey(list(todo), variant, list(players), out=out, n_jobs=n_jobs,
                    chunk_size=_CHUNK, progress=progress)  # fmt: skip
         t = t[["deal", "player", "outcome", "nodes"]]
@@ -402,7 +403,8 @@ class Strength:
                 words = ", ".join(
                     f"{p} {int(bots[bots['player'] == p]['won'].iloc[0]):,}" for p in shown_bots
                 )
-                lines.append(f"On the same {n:,} deals the bots win: {words}.")
+                same = "On the same deal" if n == 1 else f"On the same {n:,} deals"
+                lines.append(f"{same} the bots win: {words}.")
             dials = self.dials[self.dials["variant"] == variant]
             if len(dials):
                 lines.append("You play like " + " or ".join(_dial_text(r) for _, r in
@@ -410,15 +412,21 @@ class Strength:
             lost = self.winnable[self.winnable["variant"] == variant]
             losses = n - int(you["won"])
             if losses:
-                if len(lost) == losses:
-                    who = "Your lost game" if losses == 1 else f"All {losses:,} of your lost games"
+                if not len(lost):
+                    who = "your lost game" if losses == 1 else f"any of your {losses:,} lost games"
+                    head = f"The solver finds no win of {who}"
                 else:
-                    who = f"{len(lost):,} of your {counted(losses, 'lost game')}"
-                head = f"{who} could have been won"
-                if len(lost):
+                    if len(lost) == losses:
+                        who = (
+                            "Your lost game"
+                            if losses == 1
+                            else f"All {losses:,} of your lost games"
+                        )
+                    else:
+                        who = f"{len(lost):,} of your {counted(losses, 'lost game')}"
                     items = [_lost_text(r) for _, r in lost.head(10).iterrows()]
                     more = f" and {len(lost) - 10:,} more" if len(lost) > 10 else ""
-                    head += ": " + "; ".join(items) + more
+                    head = f"{who} could have been won: " + "; ".join(items) + more
                 lines.append(head + ".")
             out.append("\n".join(lines))
         return "\n\n".join(out)
