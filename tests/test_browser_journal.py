@@ -57,6 +57,8 @@ def test_a_pysolfc_save_opens_on_the_board_and_three_games_fill_my_games(page, j
     expect(said).to_have_text(
         "Opened bakers_dozen_5_given_up.pysol: PySolFC's Baker's Dozen game 5, saved after 4 moves."
     )
+    page.evaluate("window.scrollTo(0, 0)")
+    shoot(page, "journal_pysol_save_top")
     board = explorer.locator(".bl-board")
     status = board.locator(".bl-board-status")
     expect(status).to_contain_text("4 moves played, last ")
@@ -110,7 +112,9 @@ def test_a_pysolfc_save_opens_on_the_board_and_three_games_fill_my_games(page, j
         "Baker's Dozen: you won 0 of 3 (0 %, 95 %: 0–56 %).", timeout=60_000
     )
     expect(strength).to_contain_text("On the same 3 deals the bots win: random ")
-    expect(strength).to_contain_text("You play like ")
+    expect(strength).to_contain_text(
+        "You win less often than careful, the lowest setting of every dial."
+    )
     shoot(page, "journal_my_games")
     print(f"my games: {time.monotonic() - t0:.1f} s")
     mine.get_by_role("button", name="Where did I lose?").click()

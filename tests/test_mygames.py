@@ -166,3 +166,44 @@ def test_a_statistics_file_lists_its_players_games() -> None:
     assert rows == 9 and page.games.value.count("Baker&#x27;s Dozen") == int(
         (alice["variant"] == "bakers_dozen").sum()
     )
+
+
+def test_a_damaged_journal_is_said_on_the_page_and_left_as_it_is(tmp_path: Path) -> None:
+    path = tmp_path / "j.parquet"
+    path.write_bytes(b"not a journal")
+    w = GameExplorer("1", journal=Journal(path))
+    said = f"the journal {path} is damaged (not a Parquet file"
+    assert said in w.my_games.message.value
+    assert w.board is not None
+    w.board.legal.children[0].click()
+    w.game.value = "2"  # game 1 given up: it cannot be kept, and the page says why
+    assert f"Your game was not kept: {said}" in w.pysol_message.value
+    assert path.read_bytes() == b"not a journal"
+
+
+def test_continue_from_here_in_my_games_puts_the_game_on_the_board(tmp_path: Path) -> None:
+    w = GameExplorer("1", journal=Journal(tmp_path / "j.parquet"))
+    assert w.board is not None
+    w.board.legal.children[0].click()
+    played = list(w.board.model.game.history)
+    w.game.value = "2"
+    w.pages.selected_index = 1  # My games: the record and the strength
+    mine = w.my_games
+    assert mine.summary.value.startswith("1 game played here: 0 won, 0 lost, 1 given up.")
+    assert "you won 0 of 1" in mine.strength.value
+    mine.where.click()
+    continues = [b for b in _buttons(mine.answer) if b.description == "Continue from here"]
+    assert len(continues) == 2
+    continues[0].click()  # "Your game", at its last move
+    assert w.pages.selected_index == 0 and w.tabs.selected_index == 2 and w.game.value == "1"
+    assert w.board is not None and list(w.board.model.game.history) == played
+    assert "The board shows game 1 after 1 move" in w.your_game.message.value  # type: ignore[union-attr]
+
+
+def _buttons(box: object) -> list:
+    out = []
+    for child in getattr(box, "children", ()):
+        if hasattr(child, "description") and hasattr(child, "on_click"):
+            out.append(child)
+        out += _buttons(child)
+    return out

@@ -781,7 +781,10 @@ class GameExplorer(widgets.VBox):
         self.your_game.loaded(words)
 
     def _kept(self, error: str) -> None:
+        """A game was kept in the journal, or (``error``) could not be: said here too."""
         self.my_games.kept(error)
+        if error:
+            self._pysol_say(f"Your game was not kept: {error}", bad=True)
 
     def _page_chosen(self, change: dict[str, Any]) -> None:
         if change["new"] == 1:

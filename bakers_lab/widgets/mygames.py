@@ -516,8 +516,8 @@ class MyGames(widgets.VBox):
                 continue
             replay = Replay(model, layout=layout, find_loss=False)
             replay.add_class("bl-mygames-replay")
-            if mark is not None:
-                replay.slider.value = mark + 1
+            if model is review.yours:  # right after the losing move, else where you are
+                replay.slider.value = mark + 1 if mark is not None else model.n
             box: list[Any] = [widgets.HTML(f"<b>{escape(heading)}</b>"), replay]
             if self._on_continue is not None:
                 box.append(self._continue(replay, number, variant))
