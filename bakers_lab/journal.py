@@ -36,7 +36,7 @@ import contextlib
 import os
 import tempfile
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -281,6 +281,30 @@ class Journal:
             raise JournalError(f"entry must be a journal Entry, not {describe(entry)}")
         if not self.enabled:
             return
+        with self._locked():
+            self._add(entry)
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        """Hold the journal's lock file while it is read and written again, so that two
+        pages of the app ending games at once keep both (where the system has ``fcntl``)."""
+        try:
+            import fcntl
+        except ImportError:  # Windows: no lock; the rename still keeps the file whole
+            yield
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path.with_name(self.path.name + ".lock"), os.O_RDWR | os.O_CREAT)
+        except OSError as exc:
+            raise JournalError(f"the journal {self.path}: cannot write there ({exc})") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)  # closing lets the lock go
+
+    def _add(self, entry: Entry) -> None:
         old = self.read()
         old = old[old["id"] != entry.id]
         row = {

@@ -81,7 +81,8 @@ def test_the_file_is_written_whole_then_renamed(tmp_path: Path, monkeypatch) -> 
     with pytest.raises(JournalError, match=r"cannot write there .*No space left on device"):
         j.add(entries()[2])
     assert path.read_bytes() == before  # the old journal, whole
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["j.parquet"]  # no temporary file left
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert left == ["j.parquet", "j.parquet.lock"]  # no temporary file left
     monkeypatch.undo()
     assert len(j.read()) == 2
 
@@ -154,7 +155,7 @@ def test_switched_off_writes_nothing(tmp_path: Path) -> None:
     j = Journal(tmp_path / "sub" / "j.parquet", enabled=False)
     for e in entries():
         j.add(e)
-    assert not (tmp_path / "sub").exists()
+    assert not (tmp_path / "sub").exists()  # not even the folder, nor a lock file
     assert len(j.read()) == 0
     on = Journal(tmp_path / "j.parquet")
     on.add(entries()[0])
@@ -186,3 +187,25 @@ def test_bad_values_are_refused_in_one_line(tmp_path: Path) -> None:
     os.mkdir(tmp_path / "folder.parquet")
     with pytest.raises(JournalError, match="a folder, not a file"):
         Journal(tmp_path / "folder.parquet").read()
+
+
+def test_two_writers_at_once_keep_every_game(tmp_path: Path) -> None:
+    """Two pages of the app (two kernels: two processes) ending games at the same time."""
+    import multiprocessing
+
+    path = tmp_path / "j.parquet"
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=_write_games, args=(str(path), k)) for k in range(2)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(120)
+        assert p.exitcode == 0
+    t = Journal(path).read()
+    assert sorted(t["deal"]) == sorted([*range(100, 110), *range(200, 210)])
+
+
+def _write_games(path: str, k: int) -> None:
+    j = Journal(path)
+    for d in range(10):
+        j.add(Entry.finished(100 * (k + 1) + d, "bakers_dozen", "AD>F", "lost"))
