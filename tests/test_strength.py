@@ -223,3 +223,13 @@ def test_one_deal_and_one_lost_game_are_said_in_the_singular() -> None:
     two = strength([(lost, "bakers_dozen", False)] * 2, progress=False).summary()
     assert two.splitlines()[1].startswith("On the same 2 deals the bots win: ")
     assert two.splitlines()[-1] == "The solver finds no win of any of your 2 lost games."
+
+
+def test_a_person_below_every_dial_is_told_so_in_one_sentence() -> None:
+    careful = _careful()
+    deals = [d for d in range(1, 40) if careful[d] == "won"][:2]
+    s = strength([(d, "bakers_dozen", False) for d in deals], progress=False, explain_moves=False)
+    assert set(s.dials["where"]) == {"below"}
+    assert s.summary().splitlines()[2] == (
+        "You win less often than careful, the lowest setting of every dial."
+    )
