@@ -297,7 +297,6 @@ __all__ = [
     "solve",
 ]
 
-Outcome = Literal["solved", "unsolvable", "unresolved"]
 #: How an unsolvable verdict was proven (:attr:`SolveResult.proof`).
 Proof = Literal["deadlock", "exhausted", "relaxation"]
 #: The proofs, in the order of the ``proof`` column of a survey: ``deadlock``
@@ -306,6 +305,8 @@ Proof = Literal["deadlock", "exhausted", "relaxation"]
 #: positions: every line was tried), ``relaxation`` (no schedule satisfies the
 #: necessary conditions of :mod:`.relax`).
 PROOFS: tuple[Proof, ...] = get_args(Proof)
+#: A solve's verdict (:attr:`SolveResult.outcome`).
+Outcome = Literal["solved", "unsolvable", "unresolved"]
 #: Largest CP-SAT deterministic time ``solve(relax=...)`` takes (that of :func:`.relax.relax`).
 MAX_RELAX = 1e6
 
