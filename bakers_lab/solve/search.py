@@ -456,7 +456,10 @@ def _weight(weight: object) -> float:
 
 # -- uninformed search --------------------------------------------------------
 def breadth_first(
-    problem: Problem | Deal | GameState, *, max_nodes: int = DEFAULT_MAX_NODES, trace: bool = False
+    problem: Problem | Deal | GameState,
+    *,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    trace: bool = False,
 ) -> SearchResult:
     """Breadth-first graph search: shallowest nodes first (a FIFO queue).
 
@@ -481,7 +484,10 @@ def breadth_first(
 
 
 def depth_first(
-    problem: Problem | Deal | GameState, *, max_nodes: int = DEFAULT_MAX_NODES, trace: bool = False
+    problem: Problem | Deal | GameState,
+    *,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    trace: bool = False,
 ) -> SearchResult:
     """Depth-first graph search: deepest nodes first (a LIFO stack).
 
@@ -650,7 +656,10 @@ def best_first(
 
 
 def uniform_cost(
-    problem: Problem | Deal | GameState, *, max_nodes: int = DEFAULT_MAX_NODES, trace: bool = False
+    problem: Problem | Deal | GameState,
+    *,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    trace: bool = False,
 ) -> SearchResult:
     """Best-first search on the path cost g: cheapest solution.  (With every
     move costing 1 it expands nodes in breadth-first order, but tests goals
@@ -663,9 +672,12 @@ def uniform_cost(
 
 
 def greedy_best_first(
-    problem: Problem | Deal | GameState, h: Heuristic | str, *,
-    max_nodes: int = DEFAULT_MAX_NODES, trace: bool = False,
-) -> SearchResult:  # fmt: skip
+    problem: Problem | Deal | GameState,
+    h: Heuristic | str,
+    *,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    trace: bool = False,
+) -> SearchResult:
     """Best-first search on h alone: fast toward the goal, no promise of a
     short solution."""
     h = heuristic(h)
@@ -677,9 +689,12 @@ def greedy_best_first(
 
 
 def astar(
-    problem: Problem | Deal | GameState, h: Heuristic | str, *,
-    max_nodes: int = DEFAULT_MAX_NODES, trace: bool = False,
-) -> SearchResult:  # fmt: skip
+    problem: Problem | Deal | GameState,
+    h: Heuristic | str,
+    *,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    trace: bool = False,
+) -> SearchResult:
     """A*: best-first search on f = g + h.  Shortest solutions when ``h`` is
     admissible (never overestimates the moves still needed).
 
@@ -706,9 +721,13 @@ def _deeper_first(node: Node) -> float:
 
 
 def weighted_astar(
-    problem: Problem | Deal | GameState, h: Heuristic | str, weight: float, *,
-    max_nodes: int = DEFAULT_MAX_NODES, trace: bool = False,
-) -> SearchResult:  # fmt: skip
+    problem: Problem | Deal | GameState,
+    h: Heuristic | str,
+    weight: float,
+    *,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    trace: bool = False,
+) -> SearchResult:
     """Weighted A*: best-first search on f = g + weight·h, weight ≥ 1.
 
     Trusts h more than A* does: usually far fewer nodes; with an admissible h,
@@ -725,9 +744,13 @@ def weighted_astar(
 
 # -- searches with little memory ------------------------------------------------
 def beam(
-    problem: Problem | Deal | GameState, h: Heuristic | str, width: int, *,
-    max_nodes: int = DEFAULT_MAX_NODES, trace: bool = False,
-) -> SearchResult:  # fmt: skip
+    problem: Problem | Deal | GameState,
+    h: Heuristic | str,
+    width: int,
+    *,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    trace: bool = False,
+) -> SearchResult:
     """Beam search: breadth-first, layer by layer, keeping only the ``width``
     children with the lowest h (ties in generation order).
 
@@ -762,9 +785,12 @@ def beam(
 
 
 def ida_star(
-    problem: Problem | Deal | GameState, h: Heuristic | str, *,
-    max_nodes: int = DEFAULT_MAX_NODES, trace: bool = False,
-) -> SearchResult:  # fmt: skip
+    problem: Problem | Deal | GameState,
+    h: Heuristic | str,
+    *,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    trace: bool = False,
+) -> SearchResult:
     """Iterative-deepening A*: depth-first passes, each cut at a bound on
     f = g + h; the first bound is h of the start, each next one the lowest f
     the pass before cut.
