@@ -12,7 +12,15 @@ import re
 import time
 
 import test_browser as shared
-from test_browser import APP_VIEW, open_app, open_play_tab, shoot, show_game, within_screen
+from test_browser import (
+    APP_VIEW,
+    open_app,
+    open_play_tab,
+    review_message,
+    shoot,
+    show_game,
+    within_screen,
+)
 
 import bakers_lab as bl
 from bakers_lab.solve.shortest import PAR_NODES
@@ -114,13 +122,11 @@ def test_a_win_on_the_board_shows_par_beside_it(page, app):
             "Won" if k == len(par.moves) else f"{k} move{'s' if k > 1 else ''} played"
         )
     expect(status).to_have_text("Won: all cards home in 67 moves; par is 67 moves")
-    message = explorer.locator(".bl-review-message")
-    expect(message).to_have_text(
+    expect(review_message(explorer)).to_have_text(
         "You won: all cards home in 67 moves; par is 67 moves; the solver's winning line has "
         "73 moves."
     )
-    board.scroll_into_view_if_needed()
-    shoot(page, "app_won_on_the_board")
+    shoot(page, "app_won_on_the_board", at=board)
     assert page.refused == []
 
 
@@ -134,7 +140,7 @@ def test_an_empty_paste_leaves_the_board_as_it_was(page, app):
         board.locator(".bl-board-legal button", has_text=re.compile(f"^{on_screen(text)}$")).click()
         expect(status).to_contain_text(f"{k} move{'s' if k > 1 else ''} played")
     picture = board.locator(".bakers-lab-board").inner_html()
-    message = explorer.locator(".bl-review-message")
+    message = review_message(explorer)
     expect(message).to_contain_text("3 moves played on the board")
     explorer.locator(".bl-review-paste textarea").fill("")
     explorer.locator("button", has_text="Replay this game").click()
@@ -153,7 +159,7 @@ def test_continue_from_here_brings_the_board_into_view(page, app):
     explorer = open_play_tab(page, app, "4")
     explorer.locator(".bl-review-paste textarea").fill(CAREFUL_4)
     explorer.locator("button", has_text="Replay this game").click()
-    message = explorer.locator(".bl-review-message")
+    message = review_message(explorer)
     expect(message).to_contain_text("Move 14 of 27, 3D>4H, lost the game")
     line = explorer.locator(".bl-review-line")
     line.locator("button.bl-next").click()
