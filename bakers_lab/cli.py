@@ -625,256 +625,178 @@ _DATA_HELP = (
 )
 
 
+def _command(
+    sub: argparse._SubParsersAction[_Parser],
+    name: str,
+    run: Callable[[argparse.Namespace], int],
+    help: str,
+    description: str,
+) -> _Parser:
+    """The sub-command ``name``: ``help`` in the command list, ``description`` in its
+    own help; ``run(args)`` does its work."""
+    p = sub.add_parser(name, help=help, description=description)
+    p.set_defaults(run=run)
+    return p
+
+
+def _add_flag(p: argparse.ArgumentParser, name: str, help: str) -> None:
+    """A switch, off unless given."""
+    p.add_argument(name, action="store_true", help=help)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command's argument parser (one sub-command per job)."""
     parser = _Parser(prog="bakers-lab", description="Baker's Dozen solitaire analysis toolkit.")
     parser.add_argument("--version", action="version", version=f"bakers-lab {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    p = sub.add_parser("deal", help="print PySolFC's game N", description="Print PySolFC's game N.")
+    p = _command(sub, "deal", _cmd_deal, "print PySolFC's game N", "Print PySolFC's game N.")
     _add_number(p, help="PySolFC game number (1 or more)")
     _add_variant(p)
-    p.add_argument(
-        "--format",
-        choices=("text", "json"),
-        default="text",
-        help="board text (what fc-solve reads) or JSON",
-    )
-    p.set_defaults(run=_cmd_deal)
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="board text (what fc-solve reads) or JSON")  # fmt: skip
 
-    p = sub.add_parser(
-        "solve",
-        help="solve a game or a board",
-        description="Prove a deal solvable (printing a verified solution) or unsolvable.",
-    )
+    p = _command(sub, "solve", _cmd_solve, "solve a game or a board",
+                 "Prove a deal solvable (printing a verified solution) or unsolvable.")  # fmt: skip
     _position_args(p)
     _add_budget(p, "node budget (default: the solver's, a few seconds at most)")
-    p.add_argument(
-        "--max-depth",
-        type=_positive,
-        metavar="D",
-        help="longest search path (default 50000; long budgets may need 100000)",
-    )
-    p.add_argument(
-        "--table-mib",
-        type=_positive,
-        metavar="M",
-        help="memory of a run's table of positions seen, MiB (default 256; "
-        "long budgets want about K / 32768)",
-    )
-    p.add_argument(
-        "--relax",
-        type=_seconds,
-        metavar="T",
-        help="when the search leaves the deal open, try to prove it lost by the relaxation "
-        "(CP-SAT's deterministic time T, about a second each; default 0: not tried)",
-    )
+    p.add_argument("--max-depth", type=_positive, metavar="D", help="longest search path "
+                   "(default 50000; long budgets may need 100000)")  # fmt: skip
+    p.add_argument("--table-mib", type=_positive, metavar="M",
+                   help="memory of a run's table of positions seen, MiB (default 256; "
+                   "long budgets want about K / 32768)")  # fmt: skip
+    p.add_argument("--relax", type=_seconds, metavar="T",
+                   help="when the search leaves the deal open, try to prove it lost by the "
+                   "relaxation (CP-SAT's deterministic time T, about a second each; default 0: "
+                   "not tried)")  # fmt: skip
     _add_json(p)
-    p.set_defaults(run=_cmd_solve)
 
-    p = sub.add_parser(
-        "shortest",
-        help="the fewest moves that win a game (par)",
-        description="Find the fewest moves that win a game or a board, foundation moves "
-        "included, proven by A* search (or a winning line and a lower bound when the budget "
-        "runs out first).",
-    )
+    p = _command(sub, "shortest", _cmd_shortest, "the fewest moves that win a game (par)",
+                 "Find the fewest moves that win a game or a board, foundation moves included, "
+                 "proven by A* search (or a winning line and a lower bound when the budget runs "
+                 "out first).")  # fmt: skip
     _position_args(p)
     _add_budget(p, "positions the search may generate (default 10,000,000: under a minute, 1 GiB)")
     _add_json(p)
-    p.set_defaults(run=_cmd_shortest)
 
-    p = sub.add_parser(
-        "survey",
-        help="solve many deals into a Parquet table",
-        description="Solve many numbered deals in parallel into a Parquet "
-        "dataset; rerunning resumes an interrupted survey.",
-    )
+    p = _command(sub, "survey", _cmd_survey, "solve many deals into a Parquet table",
+                 "Solve many numbered deals in parallel into a Parquet dataset; rerunning "
+                 "resumes an interrupted survey.")  # fmt: skip
     p.add_argument("--deals", metavar="SPEC", help="game numbers, like 1-1000,5000-5999,417")
-    p.add_argument(
-        "--sample",
-        type=_positive,
-        metavar="K",
-        help="K game numbers drawn uniformly from PySolFC's whole numbering",
-    )
-    p.add_argument(
-        "--seed", type=_seed, default=0, metavar="S", help="seed of --sample (default 0)"
-    )
+    p.add_argument("--sample", type=_positive, metavar="K", help="K game numbers drawn "
+                   "uniformly from PySolFC's whole numbering")  # fmt: skip
+    p.add_argument("--seed", type=_seed, default=0, metavar="S",
+                   help="seed of --sample (default 0)")  # fmt: skip
     _add_variant(p)
     p.add_argument("--players", default="solver", metavar="P,...", help="players (default solver)")
-    p.add_argument(
-        "--jobs",
-        type=_jobs,
-        default=-1,
-        metavar="N",
-        help="parallel workers (default -1: every core)",
-    )
+    p.add_argument("--jobs", type=_jobs, default=-1, metavar="N",
+                   help="parallel workers (default -1: every core)")  # fmt: skip
     p.add_argument("--backend", choices=("loky", "dask"), default="loky")
     p.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address, tcp://host:port")
-    p.add_argument(
-        "--chunk-size",
-        type=_positive,
-        default=100,
-        metavar="K",
-        help="deals per chunk file (default 100)",
-    )
+    p.add_argument("--chunk-size", type=_positive, default=100, metavar="K",
+                   help="deals per chunk file (default 100)")  # fmt: skip
     _add_budget(p, "solver node budget per deal")
-    p.add_argument(
-        "--out", required=True, metavar="PATH", help="output directory (Parquet dataset)"
-    )
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.set_defaults(run=_cmd_survey)
+    p.add_argument("--out", required=True, metavar="PATH",
+                   help="output directory (Parquet dataset)")  # fmt: skip
+    _add_flag(p, "--quiet", "no progress bar")
 
-    p = sub.add_parser(
-        "report",
-        help="win rates, comparisons, loss models and charts of a survey",
-        description="Report a survey: win-rate table, paired comparisons, loss models; "
-        "with --html, one self-contained page with charts.",
-    )
+    p = _command(sub, "report", _cmd_report,
+                 "win rates, comparisons, loss models and charts of a survey",
+                 "Report a survey: win-rate table, paired comparisons, loss models; with "
+                 "--html, one self-contained page with charts.")  # fmt: skip
     p.add_argument("path", metavar="PATH", help="a survey directory (what survey --out made)")
     p.add_argument("--html", metavar="OUT", help="write a self-contained HTML report to OUT")
-    p.set_defaults(run=_cmd_report)
 
-    p = sub.add_parser(
-        "claims",
-        help="the rule texts' claims against the shipped surveys",
-        description="Test each claim of the rule texts against the surveys in DIR "
-        "(default: $BAKERS_LAB_DATA, the repository's data/ or the table that comes "
-        "with the package).",
-    )
+    p = _command(sub, "claims", _cmd_claims, "the rule texts' claims against the shipped surveys",
+                 "Test each claim of the rule texts against the surveys in DIR (default: "
+                 "$BAKERS_LAB_DATA, the repository's data/ or the table that comes with the "
+                 "package).")  # fmt: skip
     _add_data(p)
-    p.add_argument("--markdown", action="store_true", help="print a Markdown table")
-    p.set_defaults(run=_cmd_claims)
+    _add_flag(p, "--markdown", "print a Markdown table")
 
-    p = sub.add_parser(
-        "app",
-        help="the web app: look a game up, replay it, play it",
-        description="Serve the web app on this computer (Voilà, on 127.0.0.1): type a PySolFC "
-        "game number, learn whether it can be won, step through the winning line or a "
-        "player's game, and play it yourself. Needs the notebooks extra.",
-    )
+    p = _command(sub, "app", _cmd_app, "the web app: look a game up, replay it, play it",
+                 "Serve the web app on this computer (Voilà, on 127.0.0.1): type a PySolFC game "
+                 "number, learn whether it can be won, step through the winning line or a "
+                 "player's game, and play it yourself. Needs the notebooks extra.")  # fmt: skip
     p.add_argument("--port", type=_port, default=8866, metavar="P", help="port (default 8866)")
-    p.add_argument(
-        "--no-browser", action="store_true", help="do not open a browser; only print the address"
-    )
-    p.add_argument(
-        "--max-pages",
-        type=_positive,
-        default=MAX_PAGES,
-        metavar="N",
-        help=f"pages open at once, each with a Python process of its own (default {MAX_PAGES})",
-    )
-    p.add_argument(
-        "--idle-minutes",
-        type=_minutes,
-        default=IDLE_MINUTES,
-        metavar="M",
-        help="a page's process ends this long after the page was closed or last heard from "
-        f"(default {IDLE_MINUTES:g})",
-    )
-    p.set_defaults(run=_cmd_app)
+    _add_flag(p, "--no-browser", "do not open a browser; only print the address")
+    p.add_argument("--max-pages", type=_positive, default=MAX_PAGES, metavar="N",
+                   help=f"pages open at once, each with a Python process of its own (default "
+                   f"{MAX_PAGES})")  # fmt: skip
+    p.add_argument("--idle-minutes", type=_minutes, default=IDLE_MINUTES, metavar="M",
+                   help="a page's process ends this long after the page was closed or last "
+                   f"heard from (default {IDLE_MINUTES:g})")  # fmt: skip
 
-    p = sub.add_parser(
-        "difficulty",
-        help="how hard is game N: very easy ... very hard, or unwinnable",
-        description="Rate PySolFC game N: which of the players greedy, careful and "
-        "lookahead-2 win it, and the solver's verdict and effort.",
-    )
+    p = _command(sub, "difficulty", _cmd_difficulty,
+                 "how hard is game N: very easy ... very hard, or unwinnable",
+                 "Rate PySolFC game N: which of the players greedy, careful and lookahead-2 win "
+                 "it, and the solver's verdict and effort.")  # fmt: skip
     _add_number(p)
     _add_variant(p)
-    p.set_defaults(run=_cmd_difficulty)
 
-    p = sub.add_parser(
-        "play",
-        help="play a game as a human-like player",
-        description="Play PySolFC's game N as a human-like player (random, greedy, careful, "
-        "lookahead-K, search-N: N positions thought over before each move, undo-N: N moves "
-        "taken back a game) and print how it ended and its moves, replayed by the rules.",
-    )
+    p = _command(sub, "play", _cmd_play, "play a game as a human-like player",
+                 "Play PySolFC's game N as a human-like player (random, greedy, careful, "
+                 "lookahead-K, search-N: N positions thought over before each move, undo-N: N "
+                 "moves taken back a game) and print how it ended and its moves, replayed by "
+                 "the rules.")  # fmt: skip
     _add_number(p)
     p.add_argument("--player", default="careful", metavar="P", help="the player (default careful)")
     _add_variant(p)
     _add_json(p)
-    p.set_defaults(run=_cmd_play)
 
-    p = sub.add_parser(
-        "pick",
-        help="game numbers of a difficulty, for PySolFC's select-game dialog",
-        description="Print PySolFC game numbers of the given difficulty (very-easy, easy, "
-        "medium, hard, very-hard, unwinnable, not-settled), from the shipped ratings.",
-    )
+    p = _command(sub, "pick", _cmd_pick,
+                 "game numbers of a difficulty, for PySolFC's select-game dialog",
+                 "Print PySolFC game numbers of the given difficulty (very-easy, easy, medium, "
+                 "hard, very-hard, unwinnable, not-settled), from the shipped "
+                 "ratings.")  # fmt: skip
     p.add_argument("--difficulty", metavar="D", help="very-easy ... very-hard (default: any)")
     _add_variant(p)
     p.add_argument("--count", type=_positive, default=10, metavar="K", help="how many (10)")
-    p.add_argument("--winnable", action="store_true", help="only deals the solver won")
+    _add_flag(p, "--winnable", "only deals the solver won")
     p.add_argument("--seed", type=_seed, metavar="S", help="repeatable draw (default: random)")
-    p.add_argument(
-        "--deals", metavar="SPEC", help="choose among these numbers (rated on the spot if new)"
-    )
-    p.set_defaults(run=_cmd_pick)
+    p.add_argument("--deals", metavar="SPEC",
+                   help="choose among these numbers (rated on the spot if new)")  # fmt: skip
 
-    p = sub.add_parser(
-        "explain",
-        help="which move lost a game",
-        description="Find the first move after which game N could no longer be won: the "
-        "position before it is solved, the one after it proven unsolvable.",
-    )
+    p = _command(sub, "explain", _cmd_explain, "which move lost a game",
+                 "Find the first move after which game N could no longer be won: the position "
+                 "before it is solved, the one after it proven unsolvable.")  # fmt: skip
     _game_moves_args(p, "the moves played", "solver budget per position")
     _add_json(p)
-    p.set_defaults(run=_cmd_explain)
 
-    p = sub.add_parser(
-        "hint",
-        help="the next move of a winning line",
-        description="The next move of a winning line of game N after the moves in FILE.",
-    )
+    p = _command(sub, "hint", _cmd_hint, "the next move of a winning line",
+                 "The next move of a winning line of game N after the moves in FILE.")  # fmt: skip
     _game_moves_args(p, "the moves played so far", "solver budget")
-    p.set_defaults(run=_cmd_hint)
 
-    p = sub.add_parser(
-        "ratings",
-        help="build the difficulty ratings from surveys",
-        description="Rate every deal of the surveys in DIR that have the solver, greedy, "
-        "careful and lookahead-2, into one Parquet file (what pick reads).",
-    )
+    p = _command(sub, "ratings", _cmd_ratings, "build the difficulty ratings from surveys",
+                 "Rate every deal of the surveys in DIR that have the solver, greedy, careful "
+                 "and lookahead-2, into one Parquet file (what pick reads).")  # fmt: skip
     _add_data(p)
     p.add_argument("--out", required=True, metavar="FILE", help="the Parquet file to write")
-    p.set_defaults(run=_cmd_ratings)
 
-    p = sub.add_parser(
-        "notebooks",
-        help="copy the notebooks into a directory",
-        description="Copy the notebooks that come with bakers_lab into DIR, to open "
-        "with JupyterLab; they read the surveys as the library does.",
-    )
+    p = _command(sub, "notebooks", _cmd_notebooks, "copy the notebooks into a directory",
+                 "Copy the notebooks that come with bakers_lab into DIR, to open with "
+                 "JupyterLab; they read the surveys as the library does.")  # fmt: skip
     p.add_argument("dir", metavar="DIR", help="where to copy them (made if missing)")
-    p.add_argument("--force", action="store_true", help="overwrite notebooks already in DIR")
-    p.set_defaults(run=_cmd_notebooks)
+    _add_flag(p, "--force", "overwrite notebooks already in DIR")
 
-    p = sub.add_parser(
-        "exercises",
-        help="write the search exercises notebook for a class",
-        description="Write the exercises notebook (breadth-first search, A*, a heuristic, "
-        "burial) into DIR: the student's copy, or with --solutions the teacher's.",
-    )
+    p = _command(sub, "exercises", _cmd_exercises,
+                 "write the search exercises notebook for a class",
+                 "Write the exercises notebook (breadth-first search, A*, a heuristic, burial) "
+                 "into DIR: the student's copy, or with --solutions the teacher's.")  # fmt: skip
     p.add_argument("--out", required=True, metavar="DIR", help="the folder to write it into")
-    p.add_argument("--solutions", action="store_true", help="the teacher's copy, with solutions")
-    p.add_argument("--force", action="store_true", help="overwrite the notebook if it exists")
-    p.set_defaults(run=_cmd_exercises)
+    _add_flag(p, "--solutions", "the teacher's copy, with solutions")
+    _add_flag(p, "--force", "overwrite the notebook if it exists")
 
-    p = sub.add_parser(
-        "strength",
-        help="how good am I: your games beside the bots' on the same deals",
-        description="Your win rate beside the bots' on the same deals, where you sit on "
-        "the search and undo dials, and the lost games that could have been won.",
-    )
+    p = _command(sub, "strength", _cmd_strength,
+                 "how good am I: your games beside the bots' on the same deals",
+                 "Your win rate beside the bots' on the same deals, where you sit on the search "
+                 "and undo dials, and the lost games that could have been won.")  # fmt: skip
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--games", metavar="FILE", help="a CSV with columns deal,variant,won "
                      "(won: true/false or won/lost; a moves column optional)")  # fmt: skip
     src.add_argument("--pysol-stats", metavar="FILE", help="a PySolFC statistics file")
     p.add_argument("--player", metavar="NAME", help="whose games (with --pysol-stats)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.set_defaults(run=_cmd_strength)
+    _add_flag(p, "--quiet", "no progress bar")
     return parser
 
 

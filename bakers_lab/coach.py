@@ -228,26 +228,21 @@ def _replay(
 ) -> tuple[Move, ...]:
     """The moves in canonical form; ExplainError names the first illegal one
     (and, unless ``won_ok``, refuses a move list that wins)."""
+
+    def refused(n: int, m: Move | str, exc: Exception) -> ExplainError:
+        if isinstance(exc, IllegalMoveError):
+            return ExplainError(f"move {n} of {len(seq)}, {m}, is illegal there: {exc.reason}")
+        if isinstance(exc, MoveError):
+            return ExplainError(f"move {n} of {len(seq)}: {exc}")
+        return ExplainError(f"move {n} of {len(seq)} must be a Move or its text, not {describe(m)}")
+
     g = start.copy()
-    played = []
-    for k, m in enumerate(seq):
-        try:
-            played.append(g.play(m))
-        except IllegalMoveError as exc:
-            raise ExplainError(
-                f"move {k + 1} of {len(seq)}, {m}, is illegal there: {exc.reason}"
-            ) from None
-        except MoveError as exc:
-            raise ExplainError(f"move {k + 1} of {len(seq)}: {exc}") from None
-        except TypeError:
-            raise ExplainError(
-                f"move {k + 1} of {len(seq)} must be a Move or its text, not {describe(m)}"
-            ) from None
+    played = g.play_each(seq, refused)
     if g.is_won and not won_ok:
         raise ExplainError(
             f"these {counted(len(seq), 'move')} win the game: there is no losing move to find"
         )
-    return tuple(played)
+    return played
 
 
 def position_after(

@@ -24,13 +24,13 @@ content into an empty column is refused as a move that changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Literal
 
 from .boardtext import format_board, parse_board
 from .cards import Card, Suit
 from .deals import Deal, board_to_cards, validate_cards
-from .moves import Dest, IllegalMoveError, Move
+from .moves import Dest, IllegalMoveError, Move, MoveError
 from .rules import Rules, title
 from .rules import rules as _rules
 from .validate import describe
@@ -380,12 +380,42 @@ class GameState:
                 f"move texts, not {describe(moves)}"
             )
         seq = moves.removeprefix("\ufeff").split() if isinstance(moves, str) else moves
-        for n, mv in enumerate(seq, start=1):
-            try:
-                self.play(mv)
-            except IllegalMoveError as exc:
-                raise IllegalMoveError(exc.move, f"{exc.reason} (move {n} of {len(seq)})") from None
+
+        def refused(n: int, move: Move | str, exc: Exception) -> Exception:
+            if isinstance(exc, IllegalMoveError):
+                return IllegalMoveError(exc.move, f"{exc.reason} (move {n} of {len(seq)})")
+            return exc
+
+        self.play_each(seq, refused)
         return self
+
+    def play_each(
+        self,
+        moves: Sequence[Move | str],
+        refused: Callable[[int, Move | str, Exception], Exception],
+    ) -> tuple[Move, ...]:
+        """Play ``moves`` in order; return them in canonical form.  The first that
+        cannot be played (:class:`IllegalMoveError`, or :class:`MoveError` and
+        ``TypeError`` for what is not a move) raises ``refused(n, move, error)``
+        instead, ``n`` counting from 1, in the caller's words; the moves before it
+        stay played.
+
+        >>> from bakers_lab import deal
+        >>> g = GameState.from_deal(deal(1))
+        >>> g.play_each(["5S>6S", "KS>F"], lambda n, m, exc: ValueError(f"move {n} ({m}) refused"))
+        Traceback (most recent call last):
+        ...
+        ValueError: move 2 (KS>F) refused
+        >>> g.play_each(["AD>F", "2D>F"], lambda n, m, exc: exc)
+        (Move.parse('AD>F'), Move.parse('2D>F'))
+        """
+        played = []
+        for n, move in enumerate(moves, start=1):
+            try:
+                played.append(self.play(move))
+            except (IllegalMoveError, MoveError, TypeError) as exc:
+                raise refused(n, move, exc) from None
+        return tuple(played)
 
     def _apply(self, how: tuple[int, int, int, int, int]) -> None:
         src_kind, i, count, dst_kind, d = how

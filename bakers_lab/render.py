@@ -394,8 +394,8 @@ def board_html(
     *,
     title: str = "",
     highlight: Highlight | None = (),
-    layout: str = "row",
     targets: Targets = (),
+    layout: str = "row",
 ) -> str:
     """An HTML fragment for Jupyter's ``_repr_html_``: a ``<div
     class="bakers-lab-board">`` holding an optional title caption and the SVG

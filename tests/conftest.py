@@ -7,11 +7,16 @@ kernels) load them instead of each compiling them again: on a fresh clone
 that saved minutes.  When the cache is warm this takes about two seconds.
 """
 
+from __future__ import annotations
+
 import os
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -20,6 +25,12 @@ settings.register_profile(
     "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile("ci")
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+#: Where the chart tests leave each chart, for a person to look at.
+CHARTS = Path("/tmp/bakers_lab_charts")
 
 #: What compiles each compiled search: the solver and A* (which calls the
 #: solver first, so they share a process), and the players.
@@ -49,3 +60,18 @@ def pytest_configure(config: pytest.Config) -> None:
     seconds = time.monotonic() - start
     if seconds > 10:
         print(f"compiled the searches into numba's cache in {seconds:.0f} s", file=sys.stderr)
+
+
+@pytest.fixture
+def show_chart() -> Callable[..., Path]:
+    """``show_chart(fig, name, dpi=100)``: the chart saved as ``CHARTS/name.png`` for a
+    person to look at (a drawn chart, more than 5 kB); the file's path."""
+
+    def show(fig: Figure, name: str, dpi: int = 100) -> Path:
+        CHARTS.mkdir(parents=True, exist_ok=True)
+        path = CHARTS / f"{name}.png"
+        fig.savefig(path, dpi=dpi)
+        assert path.stat().st_size > 5000, f"{name}: an empty chart"
+        return path
+
+    return show

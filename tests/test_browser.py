@@ -133,10 +133,19 @@ def shot_path(name: str) -> Path:
     return SHOTS / f"{name}.png"
 
 
-def shoot(page, name: str) -> Path:
+def shoot(page, name: str, at=None) -> Path:
+    """A screenshot of the page as a person sees it, with the part ``at`` (a locator)
+    scrolled into view first when given."""
+    if at is not None:
+        at.scroll_into_view_if_needed()
     path = shot_path(name)
     page.screenshot(path=str(path))
     return path
+
+
+def review_message(explorer):
+    """The line where the app's review of your game speaks."""
+    return explorer.locator(".bl-review-message")
 
 
 def inner_text(locator) -> str:
@@ -219,8 +228,7 @@ def test_jupyterlab_runs_the_replay_notebook_and_steps_the_replay(page, tmp_path
         picture = replay.locator(".bakers-lab-board")
         before = picture.inner_html()
         assert 'data-highlight="true"' not in before
-        replay.scroll_into_view_if_needed()
-        shoot(page, "lab_replay_start")
+        shoot(page, "lab_replay_start", at=replay)
         replay.locator("button", has_text="next").click()
         expect(line).to_have_text(re.compile(r"^move 1 of \d+: \w\w>\w+"))
         after = picture.inner_html()
@@ -230,15 +238,13 @@ def test_jupyterlab_runs_the_replay_notebook_and_steps_the_replay(page, tmp_path
         last = page.get_by_text(re.compile("bakers_dozen game 417: not settled"))
         last.wait_for()
         for name, part in (("lab_board", ".bl-board"), ("lab_compare", ".bl-compare")):
-            page.locator(part).first.scroll_into_view_if_needed()
-            shoot(page, name)
+            shoot(page, name, at=page.locator(part).first)
         # the side-by-side games keep readable boards (they were 150 and 230 px wide)
         widths = page.locator(".bl-compare .bakers-lab-svg").evaluate_all(
             "els => els.map(e => e.getBoundingClientRect().width)"
         )
         assert len(widths) == 2 and min(widths) >= 400, widths
-        last.scroll_into_view_if_needed()
-        shoot(page, "lab_end")
+        shoot(page, "lab_end", at=last)
         assert lab_errors(page) == []
 
 
@@ -453,7 +459,7 @@ def test_web_app_plays_by_clicking_cards_and_says_where_you_lost(page, app):
     shoot(page, "app_play_lost")
 
     explorer.locator("button", has_text="Where did I lose?").click()
-    message = explorer.locator(".bl-review-message")
+    message = review_message(explorer)
     expect(message).to_contain_text("Move 14 of 14, 3D>4H, lost the game")
     yours = explorer.locator(".bl-review-yours")
     expect(yours.locator(".bl-replay-line")).to_contain_text("move 14 of 14: 3D>4H ⚑")
@@ -463,8 +469,7 @@ def test_web_app_plays_by_clicking_cards_and_says_where_you_lost(page, app):
     line.locator("button.bl-next").click()
     line.locator("button.bl-next").click()
     expect(line_text).to_contain_text("move 2 of ")
-    line.scroll_into_view_if_needed()
-    shoot(page, "app_where_lost")
+    shoot(page, "app_where_lost", at=line)
     explorer.locator(".bl-review-continue").nth(1).click()  # play on from the line's move 2
     expect(status).to_contain_text("15 moves played")
     expect(message).to_contain_text("now shows this position (15 moves played)")
@@ -478,13 +483,12 @@ def test_web_app_names_the_first_illegal_move_of_a_pasted_game(page, app):
     paste = explorer.locator(".bl-review-paste textarea")
     paste.fill("1. AH>F\n2. AC>F\n3. 10s>js")
     explorer.locator("button", has_text="Replay this game").click()
-    message = explorer.locator(".bl-review-message")
+    message = review_message(explorer)
     expect(message).to_have_text(
         "Cannot replay these moves: move 3 of 3, 10s>js, is illegal there: 10S is not at the top "
         "of its column"
     )
-    paste.scroll_into_view_if_needed()
-    shoot(page, "app_paste_illegal")
+    shoot(page, "app_paste_illegal", at=paste)
     assert page.refused == []
 
 

@@ -12,7 +12,15 @@ import re
 import time
 
 import test_browser as shared
-from test_browser import APP_VIEW, open_app, open_play_tab, shoot, show_game, within_screen
+from test_browser import (
+    APP_VIEW,
+    open_app,
+    open_play_tab,
+    review_message,
+    shoot,
+    show_game,
+    within_screen,
+)
 
 import bakers_lab as bl
 from bakers_lab.solve.shortest import PAR_NODES
@@ -48,17 +56,16 @@ def test_the_tabs_come_within_5_s_on_game_417_and_the_slow_parts_after(page, app
     expect(explorer.locator(".bl-explorer-progress:visible")).to_have_count(0)
     pressed = ask(explorer, "417")
     verdict = explorer.locator(".bl-explorer-verdict")
-    expect(verdict).to_contain_text("Solving game 417")
     tab = page.get_by_role("tab", name="A player's game")
     expect(verdict).to_contain_text("Still open", timeout=60_000)
     tab.wait_for(state="visible")
     seconds = time.monotonic() - pressed
-    expect(verdict).to_contain_text("The search stopped after")
+    # the shipped tables hold the solver's search of game 417: the same verdict, at once
+    expect(verdict).to_contain_text(
+        "From the shipped tables: the solver's search stopped after 5,000,453 positions, unsettled"
+    )
     assert "Solved in" not in verdict.inner_text()
-    found = re.search(r"stopped after ([0-9.]+) s", verdict.inner_text())
-    assert found is not None
-    solver = float(found.group(1))
-    print(f"game 417: the tabs {seconds:.1f} s after Show; the solver's search {solver:.1f} s")
+    print(f"game 417: the tabs {seconds:.1f} s after Show")
     tab.click()
     shoot(page, "app_417_slow_parts")
     # the player's lost game is explained after, with its own ticking line
@@ -68,10 +75,9 @@ def test_the_tabs_come_within_5_s_on_game_417_and_the_slow_parts_after(page, app
     expect(progress).to_be_hidden(timeout=120_000)
     expect(explorer.get_by_text(re.compile("^Where it was lost: "))).to_be_visible()
     shoot(page, "app_417_explained")
-    # the tabs wait for the solver's verdict and nothing else: within 5 s where the solver's
-    # search of 5,000,000 positions takes 4 s (one free core); on a busy machine the search
-    # is slower, and the page adds a second or two to it (1.2 s at a load average of 10)
-    assert seconds <= max(5.0, solver + 2.0), f"the tabs {seconds:.1f} s after Show"
+    # the tabs wait for the verdict and nothing else (the player's game and where it was
+    # lost fill in after, with their own progress line)
+    assert seconds <= 5.0, f"the tabs {seconds:.1f} s after Show"
     assert page.refused == []
 
 
@@ -82,16 +88,18 @@ def test_a_number_typed_during_a_search_replaces_it(page, app):
     explorer = open_app(page, base)
     show_game(page, explorer, "64")  # the kernel has loaded the solver
     verdict = explorer.locator(".bl-explorer-verdict")
-    ask(explorer, "417")
-    expect(verdict).to_contain_text("Solving game 417")
-    shoot(page, "app_417_solving")
-    ask(explorer, "1")  # while 417 is still being solved
+    # game 32,155 is outside the shipped tables, and its search takes the solver's whole
+    # budget (4.4 s on a free core)
+    ask(explorer, "32155")
+    expect(verdict).to_contain_text("Solving game 32155")
+    shoot(page, "app_32155_solving")
+    ask(explorer, "1")  # while 32155 is still being solved
     expect(verdict).to_contain_text("Winnable: a winning line of 73 moves")
     line = explorer.locator(".bl-replay-line").first
     expect(line).to_contain_text("start: 0 of 73 moves")
-    time.sleep(6)  # game 417's search has ended by now: its answer is dropped
+    time.sleep(6)  # game 32,155's search has ended by now: its answer is dropped
     assert "Winnable: a winning line of 73 moves" in verdict.inner_text()
-    assert "417" not in verdict.inner_text()
+    assert "32155" not in verdict.inner_text()
     assert "start: 0 of 73 moves" in line.inner_text()
     assert page.refused == []
 
@@ -114,13 +122,11 @@ def test_a_win_on_the_board_shows_par_beside_it(page, app):
             "Won" if k == len(par.moves) else f"{k} move{'s' if k > 1 else ''} played"
         )
     expect(status).to_have_text("Won: all cards home in 67 moves; par is 67 moves")
-    message = explorer.locator(".bl-review-message")
-    expect(message).to_have_text(
+    expect(review_message(explorer)).to_have_text(
         "You won: all cards home in 67 moves; par is 67 moves; the solver's winning line has "
         "73 moves."
     )
-    board.scroll_into_view_if_needed()
-    shoot(page, "app_won_on_the_board")
+    shoot(page, "app_won_on_the_board", at=board)
     assert page.refused == []
 
 
@@ -134,7 +140,7 @@ def test_an_empty_paste_leaves_the_board_as_it_was(page, app):
         board.locator(".bl-board-legal button", has_text=re.compile(f"^{on_screen(text)}$")).click()
         expect(status).to_contain_text(f"{k} move{'s' if k > 1 else ''} played")
     picture = board.locator(".bakers-lab-board").inner_html()
-    message = explorer.locator(".bl-review-message")
+    message = review_message(explorer)
     expect(message).to_contain_text("3 moves played on the board")
     explorer.locator(".bl-review-paste textarea").fill("")
     explorer.locator("button", has_text="Replay this game").click()
@@ -153,7 +159,7 @@ def test_continue_from_here_brings_the_board_into_view(page, app):
     explorer = open_play_tab(page, app, "4")
     explorer.locator(".bl-review-paste textarea").fill(CAREFUL_4)
     explorer.locator("button", has_text="Replay this game").click()
-    message = explorer.locator(".bl-review-message")
+    message = review_message(explorer)
     expect(message).to_contain_text("Move 14 of 27, 3D>4H, lost the game")
     line = explorer.locator(".bl-review-line")
     line.locator("button.bl-next").click()

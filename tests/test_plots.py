@@ -6,7 +6,6 @@ Each chart is also saved to ``/tmp/bakers_lab_charts/`` for a human to look at.
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -35,7 +34,6 @@ from bakers_lab.plots import (
 )
 from bakers_lab.stats import logistic_model
 
-SHOWN = Path("/tmp/bakers_lab_charts")
 #: Each player's win probability in the synthetic survey.
 STRENGTH = {
     "solver": 0.98,
@@ -89,14 +87,6 @@ def survey() -> pd.DataFrame:
     return synthetic_survey()
 
 
-def save(fig: Figure, tmp_path: Path, name: str) -> None:
-    path = tmp_path / f"{name}.png"
-    fig.savefig(path, dpi=80)
-    assert path.stat().st_size > 5000
-    SHOWN.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(path, SHOWN / path.name)
-
-
 def data(values: object) -> list[object]:
     """An artist's data (typed loosely by matplotlib) as a list."""
     return list(np.asarray(values).tolist())
@@ -116,9 +106,9 @@ def legend_texts(ax: Axes) -> list[str]:
     return [" ".join(t.get_text().split()) for t in legend.get_texts()]
 
 
-def test_win_rate_chart(survey, tmp_path):
+def test_win_rate_chart(survey, show_chart):
     fig = win_rate_chart(survey, variant="bakers_dozen")
-    save(fig, tmp_path, "win_rate")
+    show_chart(fig, "win_rate", dpi=80)
     (ax,) = fig.axes
     # one bar a row, the strongest on top, the names and counts on the y axis
     assert ax.get_xlabel() == "win rate (resolved deals)"
@@ -160,9 +150,9 @@ def test_claims_of_another_variant_are_not_drawn(survey, tmp_path):
         win_rate_chart(survey)
 
 
-def test_lookahead_chart(survey, tmp_path):
+def test_lookahead_chart(survey, show_chart):
     fig = lookahead_chart(survey, variant="bakers_dozen")
-    save(fig, tmp_path, "lookahead")
+    show_chart(fig, "lookahead", dpi=80)
     (ax,) = fig.axes
     assert ax.get_xlabel() == "look-ahead depth (moves; careful play = 1)"
     assert ax.get_ylabel() == "win rate (%)"
@@ -178,12 +168,12 @@ def test_lookahead_chart(survey, tmp_path):
         lookahead_chart(survey[survey.player == "solver"], variant="bakers_dozen")
 
 
-def test_lookahead_chart_title_states_the_deals_each_point_is_on(survey, tmp_path):
+def test_lookahead_chart_title_states_the_deals_each_point_is_on(survey, show_chart):
     # lookahead-3 played only 40 of the 120 deals (as lookahead-3 and -4 played 10,000
     # and 2,000 of the 32,000 shipped deals): the title gives the range, not 120
     fewer = survey[(survey.player != "lookahead-3") | (survey.deal.astype(int) <= 40)]
     fig = lookahead_chart(fewer, variant="bakers_dozen")
-    save(fig, tmp_path, "lookahead_fewer")
+    show_chart(fig, "lookahead_fewer", dpi=80)
     (ax,) = fig.axes
     assert ax.get_title().splitlines()[-1] == "40 to 120 deals a player, 95 % Wilson intervals"
     assert legend_texts(ax)[-1] == "lookahead-3 (n = 40)"
@@ -192,11 +182,11 @@ def test_lookahead_chart_title_states_the_deals_each_point_is_on(survey, tmp_pat
     assert title.splitlines()[-1] == "117 to 120 deals a player, 95 % Wilson intervals"
 
 
-def test_odds_ratio_chart(survey, tmp_path):
+def test_odds_ratio_chart(survey, show_chart):
     model = logistic_model(survey, "careful", variant="bakers_dozen",
                            features=["f_depth_aces", "f_legal_moves"])  # fmt: skip
     fig = odds_ratio_chart(model)
-    save(fig, tmp_path, "odds_ratios")
+    show_chart(fig, "odds_ratios", dpi=80)
     (ax,) = fig.axes
     assert ax.get_xscale() == "log"
     assert ax.get_xlabel() == "odds ratio of losing per 1 SD (log scale)"
@@ -212,11 +202,11 @@ def test_odds_ratio_chart(survey, tmp_path):
     assert any(data(line.get_xdata()) == [1, 1] for line in ax.lines)  # no-effect line
 
 
-def test_decile_chart(survey, tmp_path):
+def test_decile_chart(survey, show_chart):
     fig = decile_chart(
         survey, "f_depth_aces", variant="bakers_dozen", players=["careful", "greedy"]
     )
-    save(fig, tmp_path, "deciles")
+    show_chart(fig, "deciles", dpi=80)
     (ax,) = fig.axes
     n_bins = len(ax.get_xticks())
     assert ax.get_xlabel().replace("\n", " ") == (
@@ -235,9 +225,9 @@ def test_decile_chart(survey, tmp_path):
         decile_chart(survey, "f_depth_aces", variant="bakers_dozen", players=["nobody"])
 
 
-def test_effort_chart(survey, tmp_path):
+def test_effort_chart(survey, show_chart):
     fig = effort_chart(survey, "f_depth_aces", variant="bakers_dozen")
-    save(fig, tmp_path, "effort")
+    show_chart(fig, "effort", dpi=80)
     (ax,) = fig.axes
     assert ax.get_yscale() == "log"
     assert ax.get_ylabel() == "solver nodes (log scale)"
@@ -251,9 +241,9 @@ def test_effort_chart(survey, tmp_path):
         effort_chart(survey[survey.player != "solver"], "f_depth_aces", variant="bakers_dozen")
 
 
-def test_variant_chart(survey, tmp_path):
+def test_variant_chart(survey, show_chart):
     fig = variant_chart(survey, players=["solver", "careful", "random"])
-    save(fig, tmp_path, "variants")
+    show_chart(fig, "variants", dpi=80)
     (ax,) = fig.axes
     assert ax.get_xlabel() == "win rate (resolved deals)"
     assert [t.get_text() for t in ax.get_yticklabels()] == [
@@ -319,7 +309,7 @@ def test_only_display_code_imports_matplotlib():
     )
 
 
-def test_search_chart_says_its_medians_are_over_the_solved_deals(tmp_path):
+def test_search_chart_says_its_medians_are_over_the_solved_deals(show_chart):
     from bakers_lab.solve import search
 
     # tiny deals 0-4: 2 and 4 cannot be won, so summarize's medians (every deal) and the
@@ -327,7 +317,7 @@ def test_search_chart_says_its_medians_are_over_the_solved_deals(tmp_path):
     # table's label "median nodes expanded"
     table = search.compare(range(5), ["breadth_first", ("astar", {"h": "detours"})], deck="tiny")
     fig = plots.search_chart(table)
-    save(fig, tmp_path, "search_chart_solved_medians")
+    show_chart(fig, "search_chart_solved_medians", dpi=80)
     (ax,) = fig.axes
     solved = table[table.deal.isin(table.loc[table.status == "solved", "deal"])]
     labels = [t.get_text() for t in ax.get_yticklabels()]

@@ -7,6 +7,7 @@ import re
 import time
 import warnings
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -117,48 +118,50 @@ CASES = {
     "ida_star/detours": lambda d: ida_star(d, "detours"),
 }
 
-# (deck, seed, case): (status, moves, nodes_expanded, nodes_generated, max_frontier)
+#: (status, moves, nodes expanded, nodes generated, max frontier) of a search
+Pinned = tuple[str, int | None, int, int, int]
+#: The deals of the pinned counts, in the order of :data:`PINNED_COUNTS`' columns.
+PINNED_DEALS = (("tiny", 0), ("tiny", 13), ("medium", 23))
+
+
+def won(moves: int, expanded: int, generated: int, frontier: int) -> Pinned:
+    """A search that solved the deal in ``moves``, after so many nodes."""
+    return ("solved", moves, expanded, generated, frontier)
+
+
+def unsolved(status: str) -> Callable[[int, int, int], Pinned]:
+    """A search that ended with ``status`` and no solution, after so many nodes."""
+    return lambda expanded, generated, frontier: (status, None, expanded, generated, frontier)
+
+
+cut = unsolved("depth limit reached")
+beam_cut = unsolved("beam width reached")
+none = unsolved("no solution")
+#: Each case on each of :data:`PINNED_DEALS`, like a perft table: exact figures that change
+#: only when a search's behaviour does.
+PINNED_COUNTS: dict[str, tuple[Pinned, Pinned, Pinned]] = {
+    "breadth_first": (won(13, 124, 336, 28), won(14, 100, 264, 20), none(134, 361, 32)),
+    "depth_first": (won(19, 22, 55, 11), won(26, 28, 79, 21), none(134, 361, 26)),
+    "depth_limited": (cut(167, 497, 11), cut(207, 565, 15), none(396, 1100, 19)),
+    "iterative_deepening": (won(13, 1334, 3897, 14), won(14, 2026, 5508, 20), none(1027, 3127, 19)),
+    "uniform_cost": (won(13, 128, 342, 28), won(14, 101, 265, 20), none(134, 361, 32)),
+    "greedy_best_first": (won(13, 13, 30, 17), won(14, 14, 41, 27), none(281, 746, 26)),
+    "astar/cards_not_home": (won(13, 15, 33, 16), won(14, 31, 84, 22), none(134, 361, 32)),
+    "astar/detours": (won(13, 13, 30, 17), won(14, 14, 32, 18), none(134, 361, 37)),
+    "weighted_astar": (won(13, 13, 30, 17), won(14, 14, 41, 27), none(249, 676, 35)),
+    "beam": (won(13, 33, 96, 3), won(14, 36, 98, 3), beam_cut(19, 60, 3)),
+    "ida_star/cards_not_home": (won(13, 39, 97, 8), won(14, 82, 238, 20), none(995, 2966, 19)),
+    "ida_star/detours": (won(13, 13, 28, 8), won(14, 14, 41, 20), none(1639, 4611, 19)),
+}
+#: (deck, seed, case): what the case's search gives on that deal.
 PINNED = {
-    ("tiny", 0, "breadth_first"): ("solved", 13, 124, 336, 28),
-    ("tiny", 0, "depth_first"): ("solved", 19, 22, 55, 11),
-    ("tiny", 0, "depth_limited"): ("depth limit reached", None, 167, 497, 11),
-    ("tiny", 0, "iterative_deepening"): ("solved", 13, 1334, 3897, 14),
-    ("tiny", 0, "uniform_cost"): ("solved", 13, 128, 342, 28),
-    ("tiny", 0, "greedy_best_first"): ("solved", 13, 13, 30, 17),
-    ("tiny", 0, "astar/cards_not_home"): ("solved", 13, 15, 33, 16),
-    ("tiny", 0, "astar/detours"): ("solved", 13, 13, 30, 17),
-    ("tiny", 0, "weighted_astar"): ("solved", 13, 13, 30, 17),
-    ("tiny", 0, "beam"): ("solved", 13, 33, 96, 3),
-    ("tiny", 0, "ida_star/cards_not_home"): ("solved", 13, 39, 97, 8),
-    ("tiny", 0, "ida_star/detours"): ("solved", 13, 13, 28, 8),
-    ("tiny", 13, "breadth_first"): ("solved", 14, 100, 264, 20),
-    ("tiny", 13, "depth_first"): ("solved", 26, 28, 79, 21),
-    ("tiny", 13, "depth_limited"): ("depth limit reached", None, 207, 565, 15),
-    ("tiny", 13, "iterative_deepening"): ("solved", 14, 2026, 5508, 20),
-    ("tiny", 13, "uniform_cost"): ("solved", 14, 101, 265, 20),
-    ("tiny", 13, "greedy_best_first"): ("solved", 14, 14, 41, 27),
-    ("tiny", 13, "astar/cards_not_home"): ("solved", 14, 31, 84, 22),
-    ("tiny", 13, "astar/detours"): ("solved", 14, 14, 32, 18),
-    ("tiny", 13, "weighted_astar"): ("solved", 14, 14, 41, 27),
-    ("tiny", 13, "beam"): ("solved", 14, 36, 98, 3),
-    ("tiny", 13, "ida_star/cards_not_home"): ("solved", 14, 82, 238, 20),
-    ("tiny", 13, "ida_star/detours"): ("solved", 14, 14, 41, 20),
-    ("medium", 23, "breadth_first"): ("no solution", None, 134, 361, 32),
-    ("medium", 23, "depth_first"): ("no solution", None, 134, 361, 26),
-    ("medium", 23, "depth_limited"): ("no solution", None, 396, 1100, 19),
-    ("medium", 23, "iterative_deepening"): ("no solution", None, 1027, 3127, 19),
-    ("medium", 23, "uniform_cost"): ("no solution", None, 134, 361, 32),
-    ("medium", 23, "greedy_best_first"): ("no solution", None, 281, 746, 26),
-    ("medium", 23, "astar/cards_not_home"): ("no solution", None, 134, 361, 32),
-    ("medium", 23, "astar/detours"): ("no solution", None, 134, 361, 37),
-    ("medium", 23, "weighted_astar"): ("no solution", None, 249, 676, 35),
-    ("medium", 23, "beam"): ("beam width reached", None, 19, 60, 3),
-    ("medium", 23, "ida_star/cards_not_home"): ("no solution", None, 995, 2966, 19),
-    ("medium", 23, "ida_star/detours"): ("no solution", None, 1639, 4611, 19),
+    (*deal, case): counts[i]
+    for case, counts in PINNED_COUNTS.items()
+    for i, deal in enumerate(PINNED_DEALS)
 }
 
 
-@pytest.mark.parametrize(("deck", "seed"), [("tiny", 0), ("tiny", 13), ("medium", 23)])
+@pytest.mark.parametrize(("deck", "seed"), PINNED_DEALS)
 def test_pinned_node_counts(deck, seed):
     deal = classroom_deal(seed, deck)
     for case, search in CASES.items():

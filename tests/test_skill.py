@@ -19,7 +19,6 @@ from bakers_lab.skill import Crossing, crossing, family_setting, locate, skill_c
 from bakers_lab.stats import paired_comparison
 
 DATA = Path(__file__).resolve().parent.parent / "data"
-SHOWN = Path("/tmp/bakers_lab_charts")
 #: Win probability of each setting in the synthetic survey.
 SETTINGS = {
     "careful": 0.45,
@@ -137,7 +136,7 @@ def test_claims_are_located_on_the_dial():
     assert "perfect play (the solver, 100.0 %) is the ceiling, not a player" in good
 
 
-def test_skill_curve_chart():
+def test_skill_curve_chart(show_chart):
     t = synthetic()
     fig = plots.skill_curve_chart(t)
     search, undo = fig.axes
@@ -149,8 +148,7 @@ def test_skill_curve_chart():
     assert not any("seed 003" in x for x in legend)  # a claim about another variant
     assert "400 deals a setting" in fig.get_suptitle()
     assert overlapping_texts(fig) == []
-    SHOWN.mkdir(exist_ok=True)
-    fig.savefig(SHOWN / "skill_curve_chart.png", dpi=100)
+    show_chart(fig, "skill_curve_chart")
     one = plots.skill_curve_chart(t, family="undo")
     assert len(one.axes) == 1 and overlapping_texts(one) == []
     with pytest.raises(ValueError, match="family must be one of search, undo or None"):
@@ -159,14 +157,14 @@ def test_skill_curve_chart():
         plots.skill_curve_chart(t[t["player"].isin(["solver", "careful"])])
 
 
-def test_planning_chart():
+def test_planning_chart(show_chart):
     t = synthetic()
     fig = plots.planning_chart(t, "f_inversions", groups=3)
     assert len(fig.axes) == 2
     lines = [ln for ln in fig.axes[0].containers]
     assert len(lines) == 3
     assert overlapping_texts(fig) == []
-    fig.savefig(SHOWN / "planning_chart.png", dpi=100)
+    show_chart(fig, "planning_chart")
 
 
 @pytest.fixture(scope="module")

@@ -269,7 +269,7 @@ import functools
 import time
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, cast
+from typing import Any, Literal, cast, get_args
 
 import numpy as np
 
@@ -297,7 +297,6 @@ __all__ = [
     "solve",
 ]
 
-Outcome = Literal["solved", "unsolvable", "unresolved"]
 #: How an unsolvable verdict was proven (:attr:`SolveResult.proof`).
 Proof = Literal["deadlock", "exhausted", "relaxation"]
 #: The proofs, in the order of the ``proof`` column of a survey: ``deadlock``
@@ -305,7 +304,9 @@ Proof = Literal["deadlock", "exhausted", "relaxation"]
 #: any move: some card can never get home), ``exhausted`` (a search ran out of
 #: positions: every line was tried), ``relaxation`` (no schedule satisfies the
 #: necessary conditions of :mod:`.relax`).
-PROOFS: tuple[Proof, ...] = ("deadlock", "exhausted", "relaxation")
+PROOFS: tuple[Proof, ...] = get_args(Proof)
+#: A solve's verdict (:attr:`SolveResult.outcome`).
+Outcome = Literal["solved", "unsolvable", "unresolved"]
 #: Largest CP-SAT deterministic time ``solve(relax=...)`` takes (that of :func:`.relax.relax`).
 MAX_RELAX = 1e6
 
@@ -735,16 +736,13 @@ def _verify(
 ) -> tuple[tuple[Move, ...], bool]:
     """Replay on the rule engine; return the moves in canonical notation and
     whether they win (``who`` names the mover in the error of a refused move)."""
+
+    def refused(n: int, m: Move | str, exc: Exception) -> SolverError:
+        reason = exc.reason if isinstance(exc, IllegalMoveError) else str(exc)
+        return SolverError(f"{who} move {n} ({m}) refused by the rule engine: {reason}")
+
     g = start.copy()
-    played = []
-    for n, m in enumerate(moves, start=1):
-        try:
-            played.append(g.play(m))
-        except IllegalMoveError as exc:
-            raise SolverError(
-                f"{who} move {n} ({m}) refused by the rule engine: {exc.reason}"
-            ) from None
-    return tuple(played), g.is_won
+    return g.play_each(moves, refused), g.is_won
 
 
 def _max_moves(r: Rules) -> int:

@@ -324,8 +324,10 @@ class Tracker:
     """The bookkeeping of one search: node counts, the node budget, the trace, the clock.
 
     The algorithms call :meth:`root` once (per pass), :meth:`expand` for each
-    node they expand, :meth:`prune` for each node they drop, report their
-    frontier's size with :meth:`frontier_size`, and end with :meth:`result`.
+    node they expand (or :meth:`expand_cheaper`, which also drops the children
+    reached before at no greater cost), :meth:`prune` for each node they drop,
+    report their frontier's size with :meth:`frontier_size`, and end with
+    :meth:`result`.
     ``value`` is what the algorithm orders nodes by (the trace shows it).
     """
 
@@ -370,8 +372,12 @@ class Tracker:
             self._record("generate", node)
         return node
 
-    def expand(self, node: Node) -> Iterator[Node]:
-        """Expand ``node``: its children, one per action, until the budget runs out."""
+    def expand(self, node: Node, reached: set[bytes] | None = None) -> Iterator[Node]:
+        """Expand ``node``: its children, one per action, until the budget runs out.
+
+        With ``reached`` (the positions a graph search has met), a child whose
+        position is in it is pruned, and each other child's position is added.
+        """
         self.nodes_expanded += 1
         self._record("expand", node)
         for move in self.problem.actions(node.state):
@@ -380,7 +386,30 @@ class Tracker:
             child = node.child(self.problem, move, id=self.nodes_generated)
             self.nodes_generated += 1
             self._record("generate", child)
-            yield child
+            if reached is None:
+                yield child
+                continue
+            s = self.problem.key(child.state)
+            if s in reached:
+                self.prune(child)
+            else:
+                reached.add(s)
+                yield child
+
+    def expand_cheaper(
+        self, node: Node, reached: dict[bytes, float], cost: Callable[[Node], float]
+    ) -> Iterator[tuple[Node, bytes]]:
+        """Expand ``node``, keeping the children whose positions are reached more
+        cheaply (by ``cost``: the depth, the path cost) than ever before, each with
+        its position's key; ``reached`` holds the lowest cost of each position met,
+        and a child that does not lower it is pruned."""
+        for child in self.expand(node):
+            s = self.problem.key(child.state)
+            if reached.get(s, math.inf) <= cost(child):
+                self.prune(child)
+            else:
+                reached[s] = cost(child)
+                yield child, s
 
     def prune(self, node: Node) -> None:
         """Drop ``node``: a duplicate, or cut by a limit."""
@@ -446,15 +475,10 @@ def breadth_first(
     reached = {problem.key(node.state)}  # positions in the frontier or expanded
     while frontier and not search.out_of_nodes:
         node = frontier.popleft()
-        for child in search.expand(node):
-            s = problem.key(child.state)
-            if s in reached:
-                search.prune(child)
-            elif problem.goal_test(child.state):
+        for child in search.expand(node, reached):  # a position reached before is pruned
+            if problem.goal_test(child.state):
                 return search.result(child)
-            else:
-                reached.add(s)
-                frontier.append(child)
+            frontier.append(child)
         search.frontier_size(len(frontier))
     return search.result(NO_SOLUTION)
 
@@ -480,13 +504,7 @@ def depth_first(
         node = frontier.pop()
         if problem.goal_test(node.state):
             return search.result(node)
-        for child in search.expand(node):
-            s = problem.key(child.state)
-            if s in reached:
-                search.prune(child)
-            else:
-                reached.add(s)
-                frontier.append(child)
+        frontier.extend(search.expand(node, reached))  # a position reached before is pruned
         search.frontier_size(len(frontier))
     return search.result(NO_SOLUTION)
 
@@ -528,7 +546,7 @@ def _depth_limited(problem: Problem, limit: int, search: Tracker) -> Node | str:
     """One pass of :func:`depth_limited`: the goal node, ``CUTOFF`` or ``NO_SOLUTION``."""
     root = search.root()
     frontier = [(root, problem.key(root.state))]
-    reached = {frontier[0][1]: 0}  # the shallowest depth each position was reached at
+    reached: dict[bytes, float] = {frontier[0][1]: 0}  # the shallowest depth of each position
     cut = []  # positions met at the limit (and not expanded there)
     while frontier and not search.out_of_nodes:
         node, s = frontier.pop()
@@ -540,13 +558,7 @@ def _depth_limited(problem: Problem, limit: int, search: Tracker) -> Node | str:
             search.prune(node)
             cut.append(s)
         else:
-            for child in search.expand(node):
-                k = problem.key(child.state)
-                if reached.get(k, math.inf) <= child.depth:
-                    search.prune(child)
-                else:
-                    reached[k] = child.depth
-                    frontier.append((child, k))
+            frontier.extend(search.expand_cheaper(node, reached, lambda child: child.depth))
             search.frontier_size(len(frontier))
     return CUTOFF if any(reached[s] == limit for s in cut) else NO_SOLUTION
 
@@ -652,13 +664,11 @@ def uniform_cost(
     """Best-first search on the path cost g: cheapest solution.  (With every
     move costing 1 it expands nodes in breadth-first order, but tests goals
     later.)"""
-    return best_first(
-        problem,
-        lambda node: node.path_cost,
-        algorithm="uniform_cost",
-        max_nodes=max_nodes,
-        trace=trace,
-    )
+
+    def g(node: Node) -> float:
+        return node.path_cost
+
+    return best_first(problem, g, algorithm="uniform_cost", max_nodes=max_nodes, trace=trace)
 
 
 def greedy_best_first(
@@ -671,13 +681,11 @@ def greedy_best_first(
     """Best-first search on h alone: fast toward the goal, no promise of a
     short solution."""
     h = heuristic(h)
-    return best_first(
-        problem,
-        lambda node: h(node.state),
-        algorithm="greedy_best_first",
-        max_nodes=max_nodes,
-        trace=trace,
-    )
+
+    def f(node: Node) -> float:
+        return h(node.state)
+
+    return best_first(problem, f, algorithm="greedy_best_first", max_nodes=max_nodes, trace=trace)
 
 
 def astar(
@@ -698,13 +706,12 @@ def astar(
     """
     h = heuristic(h)
     _warn_inadmissible("astar", h)
+
+    def f(node: Node) -> float:
+        return node.path_cost + h(node.state)
+
     return best_first(
-        problem,
-        lambda node: node.path_cost + h(node.state),
-        algorithm="astar",
-        max_nodes=max_nodes,
-        trace=trace,
-        tie=_deeper_first,
+        problem, f, algorithm="astar", max_nodes=max_nodes, trace=trace, tie=_deeper_first
     )
 
 
@@ -728,13 +735,11 @@ def weighted_astar(
     """
     h = heuristic(h)
     w = _weight(weight)
-    return best_first(
-        problem,
-        lambda node: node.path_cost + w * h(node.state),
-        algorithm="weighted_astar",
-        max_nodes=max_nodes,
-        trace=trace,
-    )
+
+    def f(node: Node) -> float:
+        return node.path_cost + w * h(node.state)
+
+    return best_first(problem, f, algorithm="weighted_astar", max_nodes=max_nodes, trace=trace)
 
 
 # -- searches with little memory ------------------------------------------------
@@ -766,15 +771,10 @@ def beam(
     while layer and not search.out_of_nodes:
         children = []
         for node in layer:
-            for child in search.expand(node):
-                s = problem.key(child.state)
-                if s in reached:
-                    search.prune(child)
-                elif problem.goal_test(child.state):
+            for child in search.expand(node, reached):
+                if problem.goal_test(child.state):
                     return search.result(child)
-                else:
-                    reached.add(s)
-                    children.append(child)
+                children.append(child)
         children.sort(key=lambda child: h(child.state))  # stable: ties keep their order
         for child in children[width:]:
             search.prune(child)
@@ -828,7 +828,7 @@ def _f_limited(
     among the positions cut (``inf`` if none was)."""
     root = search.root()
     frontier = [(root, problem.key(root.state))]
-    reached = {frontier[0][1]: 0}  # the lowest path cost each position was reached at
+    reached: dict[bytes, float] = {frontier[0][1]: 0}  # the lowest path cost of each position
     cut: dict[bytes, float] = {}  # positions cut by the bound, with their h
     while frontier and not search.out_of_nodes:
         node, s = frontier.pop()
@@ -840,13 +840,7 @@ def _f_limited(
         elif problem.goal_test(node.state):
             return node
         else:
-            for child in search.expand(node):
-                k = problem.key(child.state)
-                if reached.get(k, math.inf) <= child.path_cost:
-                    search.prune(child)
-                else:
-                    reached[k] = child.path_cost
-                    frontier.append((child, k))
+            frontier.extend(search.expand_cheaper(node, reached, lambda child: child.path_cost))
             search.frontier_size(len(frontier))
     # a cut position reached more cheaply later may have been searched after all
     beyond = [reached[s] + h_s for s, h_s in cut.items() if reached[s] + h_s > bound]

@@ -37,13 +37,13 @@ from .cases import HEURISTIC_CASES, Case
 from .results import Check, Failure, HeuristicReport, Informed
 from .sandbox import (
     MEMORY_MB,
-    Died,
-    OutOfMemory,
+    Outcome,
     OutOfTime,
     Raised,
     Returned,
     run_limited,
     said,
+    stopped,
     student_traceback,
 )
 from .spaces import Space, state_space
@@ -217,16 +217,14 @@ def check_heuristic(
     )
 
 
-def _stopped(outcome: object, seconds: float, n: int) -> str:
+def _stopped(outcome: Outcome, seconds: float, n: int) -> str:
     if isinstance(outcome, OutOfTime):
         return f"your heuristic did not rate the {n:,} positions within {seconds:g} s"
-    if isinstance(outcome, OutOfMemory):
-        return f"your heuristic used more than {outcome.megabytes:,} MB of memory"
-    if isinstance(outcome, Died):
-        return f"your heuristic ended its process (exit code {outcome.exitcode})"
     if isinstance(outcome, Raised):
         return f"your heuristic could not be run: {outcome.error}: {outcome.message}"
-    return f"your heuristic's values could not be read: {describe(outcome)}"
+    if isinstance(outcome, Returned):
+        return f"your heuristic's values could not be read: {describe(outcome)}"
+    return stopped(outcome, "your heuristic")
 
 
 def _judge(

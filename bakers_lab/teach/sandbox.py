@@ -42,6 +42,7 @@ __all__ = [
     "Returned",
     "run_limited",
     "start_limited",
+    "stopped",
     "student_traceback",
 ]
 
@@ -193,6 +194,20 @@ def said(message: str, error: str) -> str:
     if error == "NotImplementedError" and not message:
         return ": the placeholder is still there: write your code in its place"
     return f": {message}" if message else ""
+
+
+def stopped(outcome: OutOfMemory | Died, who: str, where: str = "") -> str:
+    """The sentence that says why a student's function (``who``: "your function",
+    "your heuristic") gave no answer, and ``where`` (" on CASE", or nothing).
+
+    >>> stopped(OutOfMemory(200), "your heuristic")
+    'your heuristic used more than 200 MB of memory'
+    >>> stopped(Died(-9), "your function", " on the micro deck, seed 1000")
+    'your function ended its process on the micro deck, seed 1000 (exit code -9)'
+    """
+    if isinstance(outcome, OutOfMemory):
+        return f"{who} used more than {outcome.megabytes:,} MB of memory{where}"
+    return f"{who} ended its process{where} (exit code {outcome.exitcode})"
 
 
 def start_limited(job: Callable[[], object], *, megabytes: int = MEMORY_MB) -> Pending:

@@ -55,6 +55,7 @@ from .sandbox import (
     Returned,
     said,
     start_limited,
+    stopped,
 )
 
 __all__ = ["PROMISES", "Promise", "ReferenceRuns", "check_search", "textbook_astar"]
@@ -434,49 +435,11 @@ def _judge_run(
         shown = (("your line", mine), shown_ref) if lines else ()
         return Failure(check, case, sentence + with_h, board, position, shown, (), trace)
 
-    if isinstance(outcome, OutOfTime):
-        judge.fail(
-            "returns",
-            failure(
-                "returns",
-                f"your function did not return within {outcome.seconds:g} s on {case}",
-                lines=False,
-            ),
-        )
-        judge.stopped = case
-        return
-    if isinstance(outcome, OutOfMemory):
-        judge.fail(
-            "returns",
-            failure(
-                "returns",
-                f"your function used more than {outcome.megabytes:,} MB of memory on {case}",
-                lines=False,
-            ),
-        )
-        judge.stopped = case
-        return
-    if isinstance(outcome, Died):
-        judge.fail(
-            "returns",
-            failure(
-                "returns",
-                f"your function ended its process on {case} (exit code {outcome.exitcode})",
-                lines=False,
-            ),
-        )
-        return
-    if isinstance(outcome, Raised):
-        judge.fail(
-            "returns",
-            failure(
-                "returns",
-                f"your function raised {outcome.error} on {case}"
-                + said(outcome.message, outcome.error),
-                lines=False,
-                trace=outcome.trace,
-            ),
-        )
+    if not isinstance(outcome, Returned):
+        trace = outcome.trace if isinstance(outcome, Raised) else ""
+        judge.fail("returns", failure("returns", _stopped(outcome, case), lines=False, trace=trace))
+        if isinstance(outcome, OutOfTime | OutOfMemory):
+            judge.stopped = case  # each later case would wait as long, or fail the same way
         return
     assert isinstance(outcome, Returned) and isinstance(outcome.value, _Run)
     run: _Run = outcome.value
@@ -570,3 +533,14 @@ def _judge_run(
                 mine,
             ),
         )
+
+
+def _stopped(outcome: Raised | OutOfTime | OutOfMemory | Died, case: Case) -> str:
+    """What stopped the student's search on ``case``, in one sentence."""
+    if isinstance(outcome, OutOfTime):
+        return f"your function did not return within {outcome.seconds:g} s on {case}"
+    if isinstance(outcome, Raised):
+        return f"your function raised {outcome.error} on {case}" + said(
+            outcome.message, outcome.error
+        )
+    return stopped(outcome, "your function", f" on {case}")

@@ -15,6 +15,7 @@ import ipywidgets as widgets
 from ..deals import Deal, DealError, deal, read_game_number
 from ..game import GameState
 from ..journal import Journal
+from ..known import known_verdict
 from ..rating import RATERS, Difficulty, rated, tag_of
 from ..rules import rules, title, variant_names
 from ..shuffles import MAX_GAME_NUMBER
@@ -100,7 +101,7 @@ class ExplorerModel:
 
     def __init__(self, budget: int = DEFAULT_MAX_NODES) -> None:
         self.budget = as_int(budget, "budget", low=1, high=MAX_NODES)
-        self._results: dict[tuple[int, str], SolveResult] = {}
+        self._results: dict[tuple[int, str], tuple[SolveResult, bool]] = {}
         self._games: dict[tuple[int, str, str], GameRecord] = {}
         self._pars: dict[tuple[int, str], ShortestResult] = {}
 
@@ -116,12 +117,23 @@ class ExplorerModel:
             raise ValueError(message[0].upper() + message[1:]) from None
 
     def solve(self, number: int, variant: str) -> SolveResult:
-        """The solver's result on game ``number`` of ``variant`` (kept)."""
-        return _kept(
-            self._results,
-            (number, variant),
-            lambda: solve(number, variant=variant, max_nodes=self.budget),
-        )
+        """The solver's result on game ``number`` of ``variant`` (kept): from the
+        shipped tables where they settle it (:func:`~bakers_lab.known.known_verdict`:
+        the same result, at once), else searched now."""
+        return self._solved(number, variant)[0]
+
+    def shipped(self, number: int, variant: str) -> bool:
+        """Whether :meth:`solve`'s result on this game came from the shipped tables."""
+        return self._solved(number, variant)[1]
+
+    def _solved(self, number: int, variant: str) -> tuple[SolveResult, bool]:
+        def search() -> tuple[SolveResult, bool]:
+            known = known_verdict(number, variant, budget=self.budget)
+            if known is not None:
+                return known, True
+            return solve(number, variant=variant, max_nodes=self.budget), False
+
+        return _kept(self._results, (number, variant), search)
 
     def par(self, number: int, variant: str) -> ShortestResult:
         """The shortest win of game ``number`` of ``variant`` (kept), searched
@@ -290,9 +302,17 @@ _INTRO = (
 )
 
 
-def _how_long(result: SolveResult) -> str:
+def _how_long(result: SolveResult, shipped: bool = False) -> str:
     """What the solver's search took, in words that fit its outcome ("Solved in" only
-    for a solved deal)."""
+    for a solved deal); ``shipped``: the result was read from the shipped tables."""
+    if shipped:
+        looked = _count(result.nodes, "position")
+        if result.outcome == "unsolvable":
+            return f"Proved unwinnable when the shipped tables were made ({looked})."
+        return (
+            f"From the shipped tables: the solver's search stopped after {looked}, "
+            f"unsettled (it does the same each time)."
+        )
     done = f"{result.seconds:.1f} s, {_count(result.nodes, 'position')}"
     if result.outcome == "solved":
         return f"Solved in {done}."
@@ -615,7 +635,9 @@ class GameExplorer(widgets.VBox):
         if not current():
             return  # another number was asked for meanwhile: this one is dropped
         known = rated(number, variant)
-        detail = _how_long(result) + (f" {known.summary()}." if known is not None else "")
+        detail = _how_long(result, self.model.shipped(number, variant)) + (
+            f" {known.summary()}." if known is not None else ""
+        )
         layout = self._layout(variant)
         self._lines = {}
         if result.solved:
@@ -676,7 +698,9 @@ class GameExplorer(widgets.VBox):
         self._say(
             self.model.verdict(result, par),
             tone=_TONE[result.outcome],
-            detail=escape(f"{_how_long(result)} {known.summary()}."),
+            detail=escape(
+                f"{_how_long(result, self.model.shipped(number, variant))} {known.summary()}."
+            ),
         )
         gated.value = ""
         self._player_generation += 1

@@ -23,7 +23,7 @@ from ..solve.fast import MAX_NODES, SolveResult
 from ..solve.players import GameRecord
 from ..validate import as_bool, as_int, describe
 from ._common import DEFAULT_BUDGET, _count, on_screen
-from .stepper import Stepper
+from .stepper import Stepped, Stepper
 
 #: How a replayed game ended (``ended`` of a GameRecord or survey row, or a
 #: SolveResult's outcome), in words; ``{n}`` is the number of moves.
@@ -279,7 +279,7 @@ def _text(value: object) -> str | None:
     return str(value)
 
 
-class Replay(widgets.VBox):
+class Replay(Stepped, widgets.VBox):
     """Step through a game: buttons, play/pause, slider and speed above the board picture.
 
     ``source`` is anything :meth:`ReplayModel.from_source` takes (a
@@ -332,12 +332,7 @@ class Replay(widgets.VBox):
         n = model.n
         self.board = widgets.HTML(model.html(0, layout=layout))  # checks the layout
         self.line = widgets.HTML()
-        self.stepper = Stepper(0, n)
-        self.first, self.back, self.next, self.last = (
-            self.stepper.first, self.stepper.back, self.stepper.next, self.stepper.last
-        )  # fmt: skip
-        self.play_pause, self.slider = self.stepper.play_pause, self.stepper.slider
-        self.play, self.speed = self.stepper.play, self.stepper.speed
+        self._follow(Stepper(0, n), self._draw)
         self.moves = widgets.Select(
             options=list(zip(model.labels(), range(n + 1), strict=True)),
             value=0,
@@ -346,7 +341,6 @@ class Replay(widgets.VBox):
             layout=widgets.Layout(width="14em", flex="0 0 auto"),
         )
         self._links = (widgets.link((self.moves, "value"), (self.slider, "value")),)
-        self.slider.observe(self._show, names="value")
         # the controls on top, where the picture (its width follows the columns'
         # heights) cannot push them; the move list at its left, for the same reason
         super().__init__(
@@ -364,14 +358,6 @@ class Replay(widgets.VBox):
         self.add_class("bl-replay")
         self.line.add_class("bl-replay-line")
         self._draw(0)
-
-    @property
-    def step(self) -> int:
-        """The step shown (the slider's value)."""
-        return int(self.slider.value)
-
-    def _show(self, change: dict[str, Any]) -> None:
-        self._draw(int(change["new"]))
 
     def _draw(self, k: int) -> None:
         self.board.value = self.model.html(k, layout=self._layout)

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import ipywidgets as widgets
@@ -219,3 +219,34 @@ class Stepper(widgets.VBox):
         playing = bool(change["new"])
         self.play_pause.description = "pause" if playing else "play"
         self.play_pause.icon = "pause" if playing else "play"
+
+
+class Stepped:
+    """What a widget built on a :class:`Stepper` (a replay, the trace viewer) shares:
+    the stepper as ``stepper``, its controls under their own names (``first``,
+    ``back``, ``play_pause``, ``next``, ``last``, ``slider``, ``play``, ``speed``),
+    its step as :attr:`step`, and a redraw at each step.
+
+    >>> class Counter(Stepped):
+    ...     def __init__(self) -> None:
+    ...         self.seen: list[int] = []
+    ...         self._follow(Stepper(0, 3), self.seen.append)
+    >>> c = Counter(); c.next.click(); c.last.click(); c.step, c.seen
+    (3, [1, 3])
+    """
+
+    def _follow(self, stepper: Stepper, draw: Callable[[int], None]) -> None:
+        """Take ``stepper`` as this widget's; ``draw(k)`` shows step ``k`` each time
+        the step changes."""
+        self.stepper = stepper
+        self.first, self.back, self.next, self.last = (
+            stepper.first, stepper.back, stepper.next, stepper.last
+        )  # fmt: skip
+        self.play_pause, self.slider = stepper.play_pause, stepper.slider
+        self.play, self.speed = stepper.play, stepper.speed
+        self.slider.observe(lambda change: draw(int(change["new"])), names="value")
+
+    @property
+    def step(self) -> int:
+        """The step shown (the slider's value)."""
+        return self.stepper.step

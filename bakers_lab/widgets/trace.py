@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from html import escape
-from typing import Any
 
 import ipywidgets as widgets
 from matplotlib.figure import Figure
@@ -19,7 +18,7 @@ from ..render import board_html
 from ..solve.search import Event, Problem, SearchResult, as_problem
 from ..validate import as_int, describe
 from ._common import _button
-from .stepper import Stepper
+from .stepper import Stepped, Stepper
 
 # -- what a trace viewer knows ----------------------------------------------------
 #: What a play-through of a trace stops at (:meth:`TraceModel.stops`), in words.
@@ -287,7 +286,7 @@ def _png(fig: Figure) -> bytes:
     return buffer.getvalue()
 
 
-class TraceViewer(widgets.VBox):
+class TraceViewer(Stepped, widgets.VBox):
     """Step through a search's trace event by event: the board of the event's
     node, the counts so far, the frontier's size over time and the tree
     explored so far.
@@ -333,21 +332,16 @@ class TraceViewer(widgets.VBox):
             style={"description_width": "initial", "button_width": "auto"},
         )
         # the value changes when the slider is let go: each step draws two charts
-        self.stepper = Stepper(
+        stepper = Stepper(
             1, n, noun="event", interval=600, speeds=(200, 3000, 100), speed_label="ms/stop",
             continuous_update=False, more=(self.expansion, self.goal), settings=(self.stops,),
         )  # fmt: skip
-        self.first, self.back, self.next, self.last = (
-            self.stepper.first, self.stepper.back, self.stepper.next, self.stepper.last
-        )  # fmt: skip
-        self.play_pause, self.slider = self.stepper.play_pause, self.stepper.slider
-        self.play, self.speed = self.stepper.play, self.stepper.speed
+        self._follow(stepper, self._draw)
         self.frontier = widgets.Image(format="png")
         self.tree = widgets.Image(format="png")
         self.stops.observe(lambda change: self.stepper.stop_at(model.stops(change["new"])), "value")
         self.expansion.on_click(lambda _: self._go(model.next_expansion(self.step)))
         self.goal.on_click(lambda _: self._go(n))
-        self.slider.observe(self._show, names="value")
         charts = widgets.HBox(  # the pictures keep their own heights
             [self.frontier, self.tree],
             layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"),
@@ -358,17 +352,9 @@ class TraceViewer(widgets.VBox):
         self.line.add_class("bl-trace-line")
         self._draw(1)
 
-    @property
-    def step(self) -> int:
-        """The event shown (the slider's value)."""
-        return int(self.slider.value)
-
     def _go(self, k: int) -> None:
         self.play.playing = False  # a step button takes over from play
         self.stepper.go(k)
-
-    def _show(self, change: dict[str, Any]) -> None:
-        self._draw(int(change["new"]))
 
     def _draw(self, k: int) -> None:
         m = self.model
