@@ -97,7 +97,7 @@ def test_a_pysolfc_save_opens_on_the_board_and_three_games_fill_my_games(page, j
     assert kept["result"].tolist() == ["given_up"] * 3
     assert kept["n_moves"].tolist() == [1, 1, 1]
 
-    page.get_by_role("tab", name="My games").click()
+    explorer.locator(".bl-explorer-my-games").click()
     mine = explorer.locator(".bl-mygames")
     expect(mine.locator(".bl-mygames-summary")).to_have_text(
         "3 games played here: 0 won, 0 lost, 3 given up. (Given up counts as lost.)"

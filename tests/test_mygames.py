@@ -187,7 +187,7 @@ def test_continue_from_here_in_my_games_puts_the_game_on_the_board(tmp_path: Pat
     w.board.legal.children[0].click()
     played = list(w.board.model.game.history)
     w.game.value = "2"
-    w.pages.selected_index = 1  # My games: the record and the strength
+    w.show_my_games.value = True  # My games: the record and the strength
     mine = w.my_games
     assert mine.summary.value.startswith("1 game played here: 0 won, 0 lost, 1 given up.")
     assert "you won 0 of 1" in mine.strength.value
@@ -195,7 +195,7 @@ def test_continue_from_here_in_my_games_puts_the_game_on_the_board(tmp_path: Pat
     continues = [b for b in _buttons(mine.answer) if b.description == "Continue from here"]
     assert len(continues) == 2
     continues[0].click()  # "Your game", at its last move
-    assert w.pages.selected_index == 0 and w.tabs.selected_index == 2 and w.game.value == "1"
+    assert not w.show_my_games.value and w.tabs.selected_index == 2 and w.game.value == "1"
     assert w.board is not None and list(w.board.model.game.history) == played
     assert "The board shows game 1 after 1 move" in w.your_game.message.value  # type: ignore[union-attr]
 

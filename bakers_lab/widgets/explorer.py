@@ -298,7 +298,9 @@ class Compare(widgets.HBox):
 _TONE = {"solved": "#2e7d32", "unsolvable": "#c0392b", "unresolved": "#b7791f"}
 _INTRO = (
     "Type a PySolFC game number and press Show (or Enter) to learn whether the deal can be "
-    "won, step through the winning line or a player's game, and play it yourself."
+    "won, step through the winning line or a player's game, and play it yourself. "
+    "Open a PySolFC game puts a game you saved in PySolFC on the board as you left it; "
+    "My games lists the games you play here (kept on this computer only) and how good you are."
 )
 
 
@@ -369,10 +371,11 @@ class GameExplorer(widgets.VBox):
 
     ``pysol`` opens a PySolFC saved game (:meth:`open_pysol`): its deal is shown
     and the board put at the saved position, with "Where did I lose?" and "Continue
-    from here" as for a game played on the board.  ``pages`` holds this page and
-    ``my_games`` (:class:`~.mygames.MyGames`): every game played on the board is kept
+    from here" as for a game played on the board.  ``show_my_games`` (a toggle)
+    shows ``my_games`` (:class:`~.mygames.MyGames`) in place of the game: every game
+    played on the board is kept
     in ``journal`` (a :class:`~bakers_lab.journal.Journal`, the user's own by default;
-    ``journal=False`` keeps nothing, as does the switch on the "My games" tab).
+    ``journal=False`` keeps nothing, as does the switch on the "My games" page).
 
     The verdict and the tabs come as soon as the solver has answered; par, the
     deal's rating and where the player lost fill in after, each announced in
@@ -481,29 +484,36 @@ class GameExplorer(widgets.VBox):
             description="Open a PySolFC game",
             icon="folder-open",
             tooltip="a game saved with PySolFC's Save or Save as (a .pysol file)",
-            layout=widgets.Layout(width="16em"),
+            layout=widgets.Layout(width="15em"),
         )
         self.pysol.add_class("bl-explorer-open")
         self.pysol_message = widgets.HTML()
+        _shown_when_said(self.pysol_message)
         self.pysol.observe(lambda _: self._uploaded(), names="value")
         self.my_games = MyGames(
             self.journal, run=self._run, budget=self.model.budget, on_continue=self.open_position
         )
-        explore = widgets.VBox(
+        self.show_my_games = widgets.ToggleButton(
+            description="My games",
+            icon="list",
+            tooltip="the games you played here, and how good you are",
+            layout=widgets.Layout(width="9em"),
+        )
+        self.show_my_games.add_class("bl-explorer-my-games")
+        self.show_my_games.observe(lambda ch: self._my_games_shown(bool(ch["new"])), names="value")
+        self._game_view = widgets.VBox([self.verdict, self.progress, self.tabs])
+        self._my_games_view = widgets.VBox(layout=widgets.Layout(display="none"))  # filled once
+        super().__init__(
             [
                 widgets.HBox(
-                    [self.game, self.variant, self.show],
+                    [self.game, self.variant, self.show, self.pysol, self.show_my_games],
                     layout=widgets.Layout(flex_flow="row wrap"),
                 ),
-                widgets.HBox([self.pysol, self.pysol_message]),
-                self.verdict,
-                self.progress,
-                self.tabs,
+                self.pysol_message,
+                self._game_view,
+                self._my_games_view,
             ]
         )
-        self.pages = widgets.Tab(children=[explore, self.my_games], titles=("A game", "My games"))
-        self.pages.observe(self._page_chosen, names="selected_index")
-        super().__init__([self.pages])
         self.add_class("bl-explorer")
         self.game.add_class("bl-explorer-game")
         self.verdict.add_class("bl-explorer-verdict")
@@ -595,6 +605,7 @@ class GameExplorer(widgets.VBox):
 
     def _show_game(self, number: int, variant: str) -> None:
         self._leave_board()
+        self.show_my_games.value = False  # a number typed: its game, not My games
         self._generation += 1
         self._player_generation += 1
         generation = self._generation
@@ -810,8 +821,13 @@ class GameExplorer(widgets.VBox):
         if error:
             self._pysol_say(f"Your game was not kept: {error}", bad=True)
 
-    def _page_chosen(self, change: dict[str, Any]) -> None:
-        if change["new"] == 1:
+    def _my_games_shown(self, shown: bool) -> None:
+        """My games in place of the game (put on the page the first time), or back."""
+        if shown and not self._my_games_view.children:
+            self._my_games_view.children = (self.my_games,)
+        self._my_games_view.layout.display = None if shown else "none"
+        self._game_view.layout.display = "none" if shown else None
+        if shown:
             self.my_games.refresh()
 
     def open_position(
@@ -830,7 +846,7 @@ class GameExplorer(widgets.VBox):
             f"play on from there."
         )
         self._pending = (number, variant, position, said, source)
-        self.pages.selected_index = 0
+        self.show_my_games.value = False
         self._opening = True
         try:
             self.variant.value = variant
@@ -874,7 +890,7 @@ class GameExplorer(widgets.VBox):
                     return
                 self.my_games.open_stats(table, name)
                 self._pysol_say(f"{name} is a PySolFC statistics file: its games are in My games.")
-                self.pages.selected_index = 1
+                self.show_my_games.value = True
                 return
             self._pysol_say(str(exc), bad=True)
             return

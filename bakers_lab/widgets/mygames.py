@@ -4,7 +4,7 @@ and a player's PySolFC files opened on the page.
 - :class:`GameKeeper` writes the game played on one :class:`~.board.Board` to the
   journal when it ends: won, lost (no legal move left), or given up (the person
   moved on to another game after playing at least one move).
-- :class:`MyGames` is the app's "My games" tab: the record, how good the person is
+- :class:`MyGames` is the app's "My games" page: the record, how good the person is
   (:func:`bakers_lab.strength` on those games, its progress shown while the bots
   play the deals the shipped tables lack), each lost game with "Where did I lose?",
   and a PySolFC statistics file opened to see its games and their strength.
@@ -219,7 +219,7 @@ def _games_html(rows: list[tuple[str, str, str, str, str]], more: int) -> str:
 
 
 class MyGames(widgets.VBox):
-    """The app's "My games" tab.
+    """The app's "My games" page (the explorer's ``show_my_games`` shows it).
 
     ``journal`` is the :class:`~bakers_lab.journal.Journal` the app keeps its games
     in; ``run`` runs a slow piece of work (the app's: in a thread of its own; by
