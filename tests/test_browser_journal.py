@@ -92,6 +92,7 @@ def test_a_pysolfc_save_opens_on_the_board_and_three_games_fill_my_games(page, j
             board.locator(".bl-board-legal button").first.click()
             expect(status).to_contain_text("1 move played")
         print(f"game {number}: {time.monotonic() - t0:.1f} s")
+    expect(said).to_be_hidden()  # the Klondike file's line went with the next game shown
     kept = Journal(journal).read()
     assert kept["deal"].tolist() == [1, 2, 3]
     assert kept["result"].tolist() == ["given_up"] * 3

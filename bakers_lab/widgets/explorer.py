@@ -604,7 +604,9 @@ class GameExplorer(widgets.VBox):
             self._show_game(number, self.variant.value)
 
     def _show_game(self, number: int, variant: str) -> None:
-        self._leave_board()
+        if self._pending is None:  # not a file's game: what was said of a file is old news
+            self.pysol_message.value = ""
+        self._leave_board()  # (a journal that cannot keep the game left says so there)
         self.show_my_games.value = False  # a number typed: its game, not My games
         self._generation += 1
         self._player_generation += 1
