@@ -30,7 +30,16 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .stats import LossModel, _auc, _choose, _variant_rows, held_out_split, logistic_model
+from .stats import (
+    LossModel,
+    _auc,
+    _checked_features,
+    _choose,
+    _variant_rows,
+    held_out_split,
+    logistic_model,
+)
+from .tablecheck import check_survey
 from .validate import as_int, describe
 
 __all__ = [
@@ -265,22 +274,45 @@ def loss_predictors(
     >>> found.n_test, found.strongest, round(found.logistic_auc, 2)
     (600, 'Aces buried', 0.62)
     """
+    return loss_predictors_for("loss_predictors", table, player, variant=variant,
+                               features=features, test_size=test_size, seed=seed,
+                               repeats=repeats)  # fmt: skip
+
+
+def loss_predictors_for(
+    who: str,
+    table: pd.DataFrame,
+    player: str,
+    *,
+    variant: str | None = None,
+    features: Sequence[str] | None = None,
+    test_size: float = 0.3,
+    seed: int = 0,
+    repeats: int = 10,
+) -> LossPredictors:
+    """:func:`loss_predictors`, its messages naming ``who`` (the function called:
+    ``loss_model`` is the same)."""
     from sklearn.ensemble import HistGradientBoostingClassifier
 
-    rows, vname = _variant_rows(table, variant)
+    if features is not None and (isinstance(features, str) or not isinstance(features, Sequence)):
+        check_survey(table, who=who)
+        raise ValueError(f"features must be a list of f_* column names, not {describe(features)}")
+    columns = set(table.columns) if isinstance(table, pd.DataFrame) else set()
+    groups = {
+        name: [f for f in members if f in columns] for name, members in FEATURE_GROUPS.items()
+    }
+    groups = {name: members for name, members in groups.items() if members}
+    every = [f for members in groups.values() for f in members]
+    _checked_features(table, who, [*(features or ()), *every])
+    if not every:
+        raise ValueError(f"{who}: table has none of the f_* features of FEATURE_GROUPS")
+    rows, vname = _variant_rows(table, variant, None)
     player = _choose(rows, "player", player, f" for variant {vname!r}")
     repeats = as_int(repeats, "repeats", low=2, high=1000)
     line_features = _one_per_family(rows, features)
     what = f"player {player!r}, variant {vname!r}"
     mine, train_idx, test_idx, lost = held_out_split(rows, player, what, test_size, seed)
     seed = as_int(seed, "seed", low=0)
-    groups = {
-        name: [f for f in members if f in rows.columns] for name, members in FEATURE_GROUPS.items()
-    }
-    groups = {name: members for name, members in groups.items() if members}
-    every = [f for members in groups.values() for f in members]
-    if not every:
-        raise ValueError("the table has none of the f_* features of FEATURE_GROUPS")
     linear = logistic_model(rows, player, features=line_features, test_size=test_size,
                             seed=seed)  # fmt: skip
     x = mine[every].to_numpy(dtype=np.float64)

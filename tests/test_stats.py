@@ -192,7 +192,7 @@ def test_paired_comparison_errors_name_what_is_allowed():
         match=re.escape("the table holds 2 variants (bakers_dozen, good_measure); pass variant="),
     ):
         paired_comparison(two, "careful", "greedy")
-    with pytest.raises(ValueError, match=re.escape("table lacks the column(s) outcome")):
+    with pytest.raises(ValueError, match=re.escape("paired_comparison: table lacks the column outcome; a survey table (bl.survey or bl.read_survey) has deal, variant, player, outcome, ...")):
         paired_comparison(t.drop(columns="outcome"), "careful", "greedy")
 
 
@@ -215,8 +215,8 @@ def test_a_deal_given_twice_is_refused():
     with pytest.raises(ValueError) as info:
         paired_comparison(make_table(rows), "a", "b")
     assert str(info.value) == (  # every statistic refuses it, whatever its players
-        "table holds deal 1 of a (bakers_dozen) twice; a survey table has one row per deal, "
-        "variant and player (drop_duplicates)"
+        "paired_comparison: table repeats 1 (deal, variant, player) row (the first: deal 1 of "
+        "a, bakers_dozen); a survey table has one row each (drop_duplicates)"
     )
 
 

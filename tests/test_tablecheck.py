@@ -74,8 +74,8 @@ def _with(column: str, values: list[object]) -> pd.DataFrame:
         ),
         (
             pd.concat([_table()] * 3),
-            "f: table repeats 8 (deal, variant, player) rows; a survey "
-            "table has one row each (drop_duplicates)",
+            "f: table repeats 8 (deal, variant, player) rows (the first: deal 1 of careful, "
+            "bakers_dozen); a survey table has one row each (drop_duplicates)",
         ),
     ],
 )
