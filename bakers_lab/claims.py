@@ -181,6 +181,8 @@ def _band(low: float, high: float) -> str:
 
 def _rate_text(row: pd.Series) -> str:
     resolved = int(row["won"] + row["lost"])
+    if resolved == 0:
+        return f"{row['player']} resolved none of its {int(row['deals']):,} games"
     interval = f"{100 * row['ci_low']:.1f}–{100 * row['ci_high']:.1f} %"
     return f"{row['player']} {_pct(row['rate'])} ({interval}, n = {resolved:,})"
 
@@ -255,6 +257,7 @@ def _judge_rate(c: SeedClaim, table: pd.DataFrame) -> tuple[str, str]:
     evidence = "; ".join(_rate_text(r) for _, r in rates.iterrows())
     band = _band(c.low, c.high)
     parts = _dial_words(c, table)
+    rates = rates[rates["won"] + rates["lost"] > 0]  # one that resolved none has no rate
     solver = rates[rates["player"] == "solver"]
     players = rates[rates["player"] != "solver"]
     fits = [
@@ -265,7 +268,7 @@ def _judge_rate(c: SeedClaim, table: pd.DataFrame) -> tuple[str, str]:
     if fits:
         parts.append(f"{band} fits {' and '.join(fits)} on the ladder")
     else:
-        humans = rates[rates["player"] != "solver"]
+        humans = players
         below = humans[humans["ci_high"] < c.low]
         above = humans[humans["ci_low"] > c.high]
         weaker = below.iloc[int(below["rate"].argmax())] if not below.empty else None
@@ -450,8 +453,8 @@ def _surveys(data: object, who: str) -> pd.DataFrame:
     if data is None or isinstance(data, (str, os.PathLike)):
         return load_surveys(data)
     raise ValueError(
-        f"{who} takes a survey table (bl.read_survey, load_surveys) or a data folder's "
-        f"path, not {kind_of(data)}"
+        f"{who}: data must be a survey DataFrame (bl.survey or bl.read_survey) or a data "
+        f"folder's path, not {kind_of(data)}"
     )
 
 
@@ -471,7 +474,7 @@ def _located_words(
         words = f"does not reach {_level(c.low)} at {strongest}"
     else:
         words = f"reaches {_level(c.low)} at {enter.text(unit)}"
-    if leave is not None:
+    if leave is not None and (enter.below or enter.setting is not None):
         if leave.below:
             words += f"; passes {_level(c.high)} at {lowest}"
         elif leave.setting is None:

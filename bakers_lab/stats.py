@@ -151,6 +151,30 @@ def win_rates(table: pd.DataFrame) -> pd.DataFrame:
     return out.iloc[order].reset_index(drop=True)
 
 
+def rate_sentence(row: Any) -> str:
+    """One row of :func:`win_rates` as the survey command prints it; a player that
+    resolved none of its games says so (no rate of 0 of 0).
+
+    >>> t = pd.DataFrame({"deal": [1, 2, 3], "variant": "bakers_dozen", "player": "solver",
+    ...                   "outcome": ["won", "lost", "unresolved"]})
+    >>> rate_sentence(win_rates(t).iloc[0])  # doctest: +NORMALIZE_WHITESPACE
+    'bakers_dozen solver: won 1 of 2 resolved = 50.00 % (95 % Wilson interval
+     9.45-90.55 %); unresolved 1'
+    >>> rate_sentence(win_rates(t.assign(outcome="unresolved")).iloc[0])
+    'bakers_dozen solver: resolved none of its 3 games (every one unresolved)'
+    """
+    won, lost = int(row["won"]), int(row["lost"])
+    head = f"{row['variant']} {row['player']}"
+    if won + lost == 0:
+        n = int(row["deals"])
+        return f"{head}: resolved none of its {n:,} game{'s' * (n != 1)} (every one unresolved)"
+    return (
+        f"{head}: won {won} of {won + lost} resolved = {100 * row['rate']:.2f} % (95 % Wilson "
+        f"interval {100 * row['ci_low']:.2f}-{100 * row['ci_high']:.2f} %); unresolved "
+        f"{int(row['unresolved'])}"
+    )
+
+
 # -- choosing rows ---------------------------------------------------------------------------
 
 
