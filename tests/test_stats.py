@@ -196,7 +196,8 @@ def test_paired_comparison_errors_name_what_is_allowed():
     with pytest.raises(
         ValueError,
         match=re.escape(
-            "paired_comparison: table lacks the column outcome; a survey table (bl.survey or bl.read_survey) has deal, variant, player, outcome, ..."
+            "paired_comparison: table lacks the column outcome; a survey table (bl.survey or "
+            "bl.read_survey) has deal, variant, player, outcome, ..."
         ),
     ):
         paired_comparison(t.drop(columns="outcome"), "careful", "greedy")
