@@ -274,38 +274,10 @@ def loss_predictors(
     >>> found.n_test, found.strongest, round(found.logistic_auc, 2)
     (600, 'Aces buried', 0.62)
     """
-    return loss_predictors_for("loss_predictors", table, player, variant=variant,
-                               features=features, test_size=test_size, seed=seed,
-                               repeats=repeats)  # fmt: skip
-
-
-def loss_predictors_for(
-    who: str,
-    table: pd.DataFrame,
-    player: str,
-    *,
-    variant: str | None = None,
-    features: Sequence[str] | None = None,
-    test_size: float = 0.3,
-    seed: int = 0,
-    repeats: int = 10,
-) -> LossPredictors:
-    """:func:`loss_predictors`, its messages naming ``who`` (the function called:
-    ``loss_model`` is the same)."""
     from sklearn.ensemble import HistGradientBoostingClassifier
 
-    if features is not None and (isinstance(features, str) or not isinstance(features, Sequence)):
-        check_survey(table, who=who)
-        raise ValueError(f"features must be a list of f_* column names, not {describe(features)}")
-    columns = set(table.columns) if isinstance(table, pd.DataFrame) else set()
-    groups = {
-        name: [f for f in members if f in columns] for name, members in FEATURE_GROUPS.items()
-    }
-    groups = {name: members for name, members in groups.items() if members}
+    groups = check_loss_table(table, "loss_predictors", features)
     every = [f for members in groups.values() for f in members]
-    _checked_features(table, who, [*(features or ()), *every])
-    if not every:
-        raise ValueError(f"{who}: table has none of the f_* features of FEATURE_GROUPS")
     rows, vname = _variant_rows(table, variant, None)
     player = _choose(rows, "player", player, f" for variant {vname!r}")
     repeats = as_int(repeats, "repeats", low=2, high=1000)
@@ -340,13 +312,32 @@ def loss_predictors_for(
     )  # fmt: skip
 
 
+def check_loss_table(
+    table: object, who: str, features: Sequence[str] | None
+) -> dict[str, list[str]]:
+    """``table`` checked for a loss model (:func:`loss_predictors`, ``bl.loss_model``:
+    ``who``): a survey table whose ``features`` and every feature of
+    :data:`FEATURE_GROUPS` it has are stored as numbers with no gap.  Returns those
+    families and their features in the table."""
+    if features is not None and (isinstance(features, str) or not isinstance(features, Sequence)):
+        check_survey(table, who=who)
+        raise ValueError(f"features must be a list of f_* column names, not {describe(features)}")
+    columns = set(table.columns) if isinstance(table, pd.DataFrame) else set()
+    groups = {
+        name: [f for f in members if f in columns] for name, members in FEATURE_GROUPS.items()
+    }
+    groups = {name: members for name, members in groups.items() if members}
+    _checked_features(table, who, [*(features or ()), *(f for m in groups.values() for f in m)])
+    if not groups:
+        raise ValueError(f"{who}: table has none of the f_* features of FEATURE_GROUPS")
+    return groups
+
+
 def _one_per_family(rows: pd.DataFrame, features: Sequence[str] | None) -> list[str]:
     """The line's features: ``features`` checked (names of :data:`FEATURE_GROUPS`,
     at most one of a family), or each family's representative the table has."""
     if features is None:
         return representatives(rows)
-    if isinstance(features, str) or not isinstance(features, Sequence):
-        raise ValueError(f"features must be a list of f_* column names, not {describe(features)}")
     seen: dict[str, str] = {}
     for f in features:
         family = family_of(f)

@@ -138,7 +138,7 @@ def _dial_table(
     dial = family if isinstance(family, str) and family in FAMILIES else None
     check_survey(table, who=who, dial=dial)
     fam = _family(family)
-    rows, vname = _variant_rows(table, variant, None)  # type: ignore[arg-type]
+    rows, vname = _variant_rows(table, variant, None)
     mine, settings = _family_rows(rows, fam, who)
     return mine, vname, fam, settings
 

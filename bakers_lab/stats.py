@@ -800,10 +800,11 @@ def loss_model(
     >>> loss_model(few, "careful", repeats=3).strongest
     'Aces buried'
     """
-    from .predict import loss_predictors_for
+    from .predict import check_loss_table, loss_predictors
 
-    return loss_predictors_for("loss_model", table, player, variant=variant, features=features,
-                               test_size=test_size, seed=seed, repeats=repeats)  # fmt: skip
+    check_loss_table(table, "loss_model", features)
+    return loss_predictors(table, player, variant=variant, features=features,
+                           test_size=test_size, seed=seed, repeats=repeats)  # fmt: skip
 
 
 def logistic_model(
