@@ -148,12 +148,18 @@ def _strings(column: pd.Series) -> pd.Series:
         ok = np.asarray(good, dtype=bool)
         codes = column.cat.codes.to_numpy()
         return pd.Series(np.where(codes >= 0, ok[np.maximum(codes, 0)], False), index=column.index)
+    if pd.api.types.is_string_dtype(column.dtype) and column.dtype != object:  # a string dtype
+        return (column.notna() & (column != "")).fillna(False).astype(bool)
+    if pd.api.types.infer_dtype(column, skipna=False) == "string":  # all str: a fast path
+        return column != ""
     return column.map(lambda v: isinstance(v, str) and v != "")
 
 
 def _integers(column: pd.Series) -> pd.Series:
     """Which values of ``column`` are integers (never bools, floats or strings)."""
     if pd.api.types.is_integer_dtype(column.dtype) and not pd.api.types.is_bool_dtype(column.dtype):
+        return pd.Series(True, index=column.index)
+    if pd.api.types.infer_dtype(column, skipna=False) == "integer":  # Python ints: fast path
         return pd.Series(True, index=column.index)
     return column.map(lambda v: isinstance(v, (int, np.integer)) and not is_bool(v))
 
