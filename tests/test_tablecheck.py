@@ -157,3 +157,17 @@ def test_other_number_columns_and_a_single_repeated_row():
         "f: table repeats 1 (deal, variant, player) row (the first: deal 1 of search-10, "
         "bakers_dozen); a survey table has one row each (drop_duplicates)"
     )
+
+
+def test_a_bool_among_deal_numbers_and_an_empty_player_name_are_named():
+    with pytest.raises(ValueError) as e:
+        check_survey(_with("deal", pd.Series([True, 2, 1, 2], dtype=object)), who="f")
+    assert str(e.value) == (
+        "f: table has 1 row whose deal is not an integer (the first: True (bool)); deal "
+        "numbers are integers"
+    )
+    t = _table()
+    t["player"] = pd.array(["careful", "", "search-10", "search-10"], dtype="string")
+    with pytest.raises(ValueError) as e:
+        check_survey(t, who="f")
+    assert str(e.value) == "f: table has 1 row with no player"
