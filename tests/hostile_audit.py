@@ -212,11 +212,17 @@ def write_file(data: bytes | str, name: str = "f.txt") -> str:
 
 
 def rewrite_chunk(path: Path, index: int, change: Callable[[Any], Any]) -> Path:
+    """Chunk ``index`` rewritten by ``change``, its checksum in the manifest rewritten
+    too: the checks behind the checksum are what the case tests (a chunk changed
+    behind the checksum's back is a case of its own)."""
     import pandas as pd
+
+    from bakers_lab.table import MANIFEST, file_digest, record_digest
 
     file = path / f"chunk-{index:06d}.parquet"
     t = change(pd.read_parquet(file))
     t.to_parquet(file, index=False)
+    record_digest(path / MANIFEST, index, file_digest(file))
     return path
 
 
@@ -340,6 +346,13 @@ def build_cases() -> None:
         return rewrite_chunk(p, 2, lambda t: t.assign(player=pd.Categorical(
             ["greedy" if x == "careful" else x for x in t["player"].astype(str)])))  # fmt: skip
 
+    def changed_bytes(p: Path) -> Path:
+        file = p / "chunk-000001.parquet"
+        data = bytearray(file.read_bytes())
+        data[len(data) // 2] ^= 0xFF
+        file.write_bytes(bytes(data))
+        return p
+
     def missing_chunk(p: Path) -> Path:
         (p / "chunk-000003.parquet").unlink()
         return p
@@ -366,6 +379,7 @@ def build_cases() -> None:
         "chunk of another player": (other_player, "chunk-000002.parquet"),
         "chunk misnamed": (wrong_name, "chunk-0.parquet"),
         "chunk lacking a column": (dropped_column, "chunk-000001.parquet"),
+        "chunk whose bytes changed": (changed_bytes, "changed after it was written"),
     }
     for label, (mutate, named) in mutations.items():
         err(2, f"read_survey: {label}",
