@@ -145,14 +145,17 @@ def test_app_next_clicked_in_one_place_steps_once_a_click(page, app):
     base, _ = app
     explorer = open_app(page, base)
     show_game(page, explorer, "5")
+    from playwright.sync_api import expect
+
+    # par is found in a thread and lengthens the verdict above the controls: wait for it
+    verdict = explorer.locator(".bl-explorer-verdict")
+    expect(verdict).to_contain_text("par (the fewest moves that win) is 63 moves")
     replay = explorer.locator(".bl-replay").first
     line = replay.locator(".bl-replay-line")
     shoot(page, "stepper_app_start")
     click_next_in_place(page, replay, line, lambda k: rf"^move {k} of 67: ")
     shoot(page, "stepper_app_clicked")
     pause_keeps_the_step(page, replay, line, move_number)
-    from playwright.sync_api import expect
-
     expect(line).to_have_text("start: 0 of 67 moves")
     assert page.refused == []
 
