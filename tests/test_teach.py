@@ -4,15 +4,19 @@ and every reference algorithm passing every check of its promise."""
 from __future__ import annotations
 
 import dataclasses
-import heapq
-import itertools
 import time
-from collections import deque
 
 import pytest
+from submissions import (
+    astar_no_reopening,
+    astar_textbook,
+    bfs_goal_late,
+    bfs_never_marks,
+    bfs_right,
+    bfs_with_a_stack,
+)
 
 from bakers_lab.solve.heuristics import cards_not_home, detours
-from bakers_lab.solve.search import Node
 from bakers_lab.teach import (
     HEURISTIC_CASES,
     PROMISES,
@@ -44,67 +48,7 @@ MICRO = SEARCH_CASES[:10]  # micro seeds 1000-1009: the first wrong lines show u
 MICRO_POSITIONS = HEURISTIC_CASES[:20]
 
 
-# -- submissions -----------------------------------------------------------------
-def bfs_right(problem):
-    node = Node(problem.initial)
-    if problem.goal_test(node.state):
-        return node
-    frontier = deque([node])
-    reached = {problem.key(node.state)}
-    while frontier:
-        node = frontier.popleft()
-        for child in node.expand(problem):
-            if problem.goal_test(child.state):
-                return child
-            s = problem.key(child.state)
-            if s not in reached:
-                reached.add(s)
-                frontier.append(child)
-    return None
-
-
-def bfs_with_a_stack(problem):  # depth-first search sold as breadth-first
-    node = Node(problem.initial)
-    frontier = [node]
-    reached = {problem.key(node.state)}
-    while frontier:
-        node = frontier.pop()
-        for child in node.expand(problem):
-            if problem.goal_test(child.state):
-                return child
-            s = problem.key(child.state)
-            if s not in reached:
-                reached.add(s)
-                frontier.append(child)
-    return None
-
-
-def bfs_goal_late(problem):  # tests the goal when a node is taken from the queue
-    frontier = deque([Node(problem.initial)])
-    reached = {problem.key(problem.initial)}
-    while frontier:
-        node = frontier.popleft()
-        if problem.goal_test(node.state):
-            return node
-        for child in node.expand(problem):
-            s = problem.key(child.state)
-            if s not in reached:
-                reached.add(s)
-                frontier.append(child)
-    return None
-
-
-def bfs_never_marks(problem):  # no set of positions seen: a tree search
-    frontier = deque([Node(problem.initial)])
-    while frontier:
-        node = frontier.popleft()
-        for child in node.expand(problem):
-            if problem.goal_test(child.state):
-                return child
-            frontier.append(child)
-    return None
-
-
+# -- submissions (and tests/submissions.py) ------------------------------------
 def bfs_illegal(problem):  # plays the second move first
     node = bfs_right(problem)
     if node is None:
@@ -133,44 +77,6 @@ def bfs_memory(problem):
 def bfs_crashes(problem):
     moves = problem.actions(problem.initial)
     return moves[len(moves)]  # one past the end
-
-
-def astar_no_reopening(problem, h):  # a closed set that is never reopened
-    start = Node(problem.initial)
-    count = itertools.count()
-    frontier = [(h(start.state), next(count), start)]
-    closed = set()
-    while frontier:
-        _, _, node = heapq.heappop(frontier)
-        k = problem.key(node.state)
-        if k in closed:
-            continue
-        if problem.goal_test(node.state):
-            return node
-        closed.add(k)
-        for child in node.expand(problem):
-            if problem.key(child.state) not in closed:
-                heapq.heappush(frontier, (child.path_cost + h(child.state), next(count), child))
-    return None
-
-
-def astar_textbook(problem, h):  # right: reopens, ties first in, first out
-    start = Node(problem.initial)
-    count = itertools.count()
-    frontier = [(h(start.state), next(count), start)]
-    best = {problem.key(start.state): 0}
-    while frontier:
-        _, _, node = heapq.heappop(frontier)
-        if best[problem.key(node.state)] < node.path_cost:
-            continue
-        if problem.goal_test(node.state):
-            return node
-        for child in node.expand(problem):
-            s = problem.key(child.state)
-            if child.path_cost < best.get(s, 10**9):
-                best[s] = child.path_cost
-                heapq.heappush(frontier, (child.path_cost + h(child.state), next(count), child))
-    return None
 
 
 def twice_cards_not_home(state):
