@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from typing import Any
 
 import pytest
 from submissions import (
@@ -35,6 +36,18 @@ def _failure(report: SearchReport | HeuristicReport) -> Failure:
     """The report's headline failure (the test expects one)."""
     assert report.failure is not None, report.summary()
     return report.failure
+
+
+def _caught(
+    fn: Any, promise: str, refs: ReferenceRuns, fails: tuple[str, int] | None = None
+) -> tuple[SearchReport, Failure]:
+    """``fn`` checked as ``promise`` on the micro deck: the report and its headline
+    failure, which must be of the check and on the seed of ``fails`` where given."""
+    r = check_search(fn, promise, cases=MICRO, quiet=True, references=refs)
+    f = _failure(r)
+    if fails is not None:
+        assert (f.check, f.case) == (fails[0], Case("micro", fails[1])), r.summary()
+    return r, f
 
 
 @pytest.fixture(scope="module")
@@ -124,9 +137,7 @@ def test_right_submissions_pass(refs):
 
 
 def test_depth_first_sold_as_breadth_first(refs):
-    r = check_search(bfs_with_a_stack, "breadth_first", cases=MICRO, quiet=True, references=refs)
-    f = _failure(r)
-    assert (f.check, f.case) == ("shortest", Case("micro", 1004))
+    r, f = _caught(bfs_with_a_stack, "breadth_first", refs, fails=("shortest", 1004))
     assert f.sentence == (
         "your line has 16 moves, a shortest one 12: it explores the newest node first: "
         "a stack, not a queue (depth-first search)"
@@ -138,9 +149,7 @@ def test_depth_first_sold_as_breadth_first(refs):
 
 
 def test_goal_tested_too_late(refs):
-    r = check_search(bfs_goal_late, "breadth_first", cases=MICRO, quiet=True, references=refs)
-    f = _failure(r)
-    assert (f.check, f.case) == ("goal", Case("micro", 1004))
+    r, f = _caught(bfs_goal_late, "breadth_first", refs, fails=("goal", 1004))
     assert f.sentence == (
         "it tests the goal too late: after generating a winning position it expanded 5 more "
         "positions; test each child when it is generated"
@@ -158,9 +167,7 @@ def test_positions_never_marked_seen(refs):
 
 
 def test_astar_without_reopening_under_an_inconsistent_heuristic(refs):
-    r = check_search(astar_no_reopening, "astar", cases=MICRO, quiet=True, references=refs)
-    f = _failure(r)
-    assert (f.check, f.case) == ("shortest", Case("micro", 1004))
+    r, f = _caught(astar_no_reopening, "astar", refs, fails=("shortest", 1004))
     assert f.sentence == (
         "your line has 13 moves, a shortest one 12: it never reopens a position: under an "
         "inconsistent heuristic, like this one, a shorter path can reach a position after it "
@@ -178,16 +185,14 @@ def test_astar_without_reopening_under_an_inconsistent_heuristic(refs):
 
 
 def test_illegal_move_named_with_its_reason(refs):
-    r = check_search(bfs_illegal, "breadth_first", cases=MICRO, quiet=True, references=refs)
-    f = _failure(r)
-    assert (f.check, f.case) == ("legal", Case("micro", 1004))
+    _, f = _caught(bfs_illegal, "breadth_first", refs, fails=("legal", 1004))
     assert f.sentence == "move 1 of your line, 2C>F, is not allowed: no foundation takes 2C now"
 
 
 def test_search_around_the_problem_is_refused(refs):
-    r = check_search(bfs_behind_the_back, "breadth_first", cases=MICRO, quiet=True, references=refs)
-    assert _failure(r).case == Case("micro", 1002)  # 1000 and 1001 have no move at all
-    assert _failure(r).sentence.startswith("your function never asked the problem for a move")
+    _, f = _caught(bfs_behind_the_back, "breadth_first", refs)
+    assert f.case == Case("micro", 1002)  # 1000 and 1001 have no move at all
+    assert f.sentence.startswith("your function never asked the problem for a move")
 
 
 def test_never_returns_is_stopped_and_reported(refs):
@@ -211,8 +216,7 @@ def test_memory_eater_is_stopped(refs):
 
 
 def test_student_traceback_is_trimmed_to_their_code(refs):
-    r = check_search(bfs_crashes, "breadth_first", cases=MICRO, quiet=True, references=refs)
-    f = _failure(r)
+    _, f = _caught(bfs_crashes, "breadth_first", refs)
     assert (
         f.sentence
         == "your function raised IndexError on the micro deck, seed 1000: list index out of range"
