@@ -21,10 +21,12 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-# the tests on $(WORKERS) processes, each test file on one of them (make test WORKERS=1: one process)
+# the tests on $(WORKERS) processes, each test file on one of them (make test WORKERS=1: one process);
+# the files in the order tests/conftest.py gives (the longest first), not xdist's (the most tests
+# first, which left the longest files, with a few tests each, to the end)
 WORKERS ?= 2
 test: lint
-	$(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile
+	$(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder
 
 survey: $(STAMP)
 	$(BIN)/bakers-lab survey --deals 1-1000 --variant bakers_dozen --players solver --jobs -1 --out data/runs/bakers_dozen_1-1000

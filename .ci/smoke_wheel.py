@@ -9,8 +9,7 @@ failure stops the script with exit code 1 and says which step and why.
 
 from __future__ import annotations
 
-import os
-import signal
+import importlib.util
 import socket
 import subprocess
 import sys
@@ -20,6 +19,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 BIN = Path(sys.executable).parent
 #: How long the app may take to answer (its first start compiles nothing, but loads Voilà).
@@ -119,38 +119,31 @@ def _free_port() -> int:
 
 def app(work: Path) -> None:
     port = _free_port()
-    log = work / "app.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [str(BIN / "bakers-lab"), "app", "--no-browser", "--port", str(port)],
-            stdout=out, stderr=subprocess.STDOUT, start_new_session=True, cwd=work,
-        )  # fmt: skip
-    try:
-        deadline = time.monotonic() + APP_START
-        while True:
-            if proc.poll() is not None:
-                raise SmokeError(f"the app exited ({proc.returncode}):\n{log.read_text()}")
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=120) as r:
-                    page = r.read().decode("utf-8", "replace")
-                    status = r.status
-                break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                if time.monotonic() > deadline:
-                    raise SmokeError(f"no page in {APP_START} s:\n{log.read_text()}") from None
-                time.sleep(0.5)
+    base = f"http://127.0.0.1:{port}/"
+    command = [str(BIN / "bakers-lab"), "app", "--no-browser", "--port", str(port)]
+    with _procs().server(
+        command, base + "voila/static/", work / "app.log", start=APP_START, error=SmokeError,
+        cwd=work,
+    ):  # fmt: skip
+        with urllib.request.urlopen(base, timeout=120) as r:  # (the page starts a kernel)
+            page = r.read().decode("utf-8", "replace")
+            status = r.status
         if status != 200 or "<html" not in page.lower() or "bl-board" not in page:
             raise SmokeError(f"the app's page is not the app (status {status}):\n{page[:500]}")
         if "cdn.jsdelivr.net" in page:
             raise SmokeError("the app's page loads a style sheet from a CDN")
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)  # the group started above, by its id
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+
+
+def _procs() -> Any:
+    """The clone's tests/procs.py (standard library only), loaded by its path: the
+    clone's directories stay off sys.path, so nothing else of the clone is imported."""
+    spec = importlib.util.spec_from_file_location(
+        "bakers_lab_test_procs", Path(__file__).resolve().parents[1] / "tests" / "procs.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 STEPS: tuple[tuple[str, Callable[[Path], None]], ...] = (

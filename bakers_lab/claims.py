@@ -39,8 +39,9 @@ import pandas as pd
 from . import datadir
 from .datadir import repo_data_dir
 from .par import as_column
-from .skill import FAMILIES, locate, skill_curve
+from .skill import FAMILIES, Crossing, crossing, locate, skill_curve
 from .stats import LADDER, ablation, paired_comparison, win_rates
+from .tablecheck import check_survey, kind_of
 from .validate import describe, shown
 
 __all__ = [
@@ -180,6 +181,8 @@ def _band(low: float, high: float) -> str:
 
 def _rate_text(row: pd.Series) -> str:
     resolved = int(row["won"] + row["lost"])
+    if resolved == 0:
+        return f"{row['player']} resolved none of its {int(row['deals']):,} games"
     interval = f"{100 * row['ci_low']:.1f}–{100 * row['ci_high']:.1f} %"
     return f"{row['player']} {_pct(row['rate'])} ({interval}, n = {resolved:,})"
 
@@ -215,11 +218,19 @@ def _dials(c: SeedClaim, table: pd.DataFrame) -> Iterator[tuple[str, pd.DataFram
             yield family, curve
 
 
+def _enter_leave(c: SeedClaim, curve: pd.DataFrame) -> tuple[Crossing, Crossing | None]:
+    """Where ``curve`` enters the claim's band and where it leaves it (None for a band
+    that reaches 100 %: no win rate passes it)."""
+    if c.high < 1:
+        return locate(curve, c.low, c.high)
+    return crossing(curve, c.low), None
+
+
 def _dial_words(c: SeedClaim, table: pd.DataFrame) -> list[str]:
     """Where the claim's band sits on each strength dial surveyed for its variant."""
     out = []
     for family, curve in _dials(c, table):
-        enter, leave = locate(curve, c.low, c.high)
+        enter, leave = _enter_leave(c, curve)
         unit = _UNITS[family]
         n = f"{int(curve['n'].iloc[0]):,} deals"
         if enter.below:
@@ -230,9 +241,9 @@ def _dial_words(c: SeedClaim, table: pd.DataFrame) -> list[str]:
                      f"({_pct(top['rate'])}; {n})")  # fmt: skip
         else:
             words = f"{family}-N reaches {_level(c.low)} at {enter.text(unit)}"
-            if c.high < 1 and leave.setting is not None:
+            if leave is not None and leave.setting is not None:
                 words += f" and passes {_level(c.high)} at {leave.text()}"
-            elif c.high < 1:
+            elif leave is not None:
                 words += f" and is still within {_level(c.high)} at its strongest setting"
             words += f" ({n})"
         out.append(words)
@@ -246,6 +257,7 @@ def _judge_rate(c: SeedClaim, table: pd.DataFrame) -> tuple[str, str]:
     evidence = "; ".join(_rate_text(r) for _, r in rates.iterrows())
     band = _band(c.low, c.high)
     parts = _dial_words(c, table)
+    rates = rates[rates["won"] + rates["lost"] > 0]  # one that resolved none has no rate
     solver = rates[rates["player"] == "solver"]
     players = rates[rates["player"] != "solver"]
     fits = [
@@ -256,7 +268,7 @@ def _judge_rate(c: SeedClaim, table: pd.DataFrame) -> tuple[str, str]:
     if fits:
         parts.append(f"{band} fits {' and '.join(fits)} on the ladder")
     else:
-        humans = rates[rates["player"] != "solver"]
+        humans = players
         below = humans[humans["ci_high"] < c.low]
         above = humans[humans["ci_low"] > c.high]
         weaker = below.iloc[int(below["rate"].argmax())] if not below.empty else None
@@ -433,6 +445,46 @@ LOCATED_COLUMNS = (
 )
 
 
+def _surveys(data: object, who: str) -> pd.DataFrame:
+    """The table of surveys ``data`` is: a table itself, or the surveys of a data
+    folder (``None``: where :func:`bakers_lab.datadir.find_data` finds them)."""
+    if isinstance(data, pd.DataFrame):
+        return data
+    if data is None or isinstance(data, (str, os.PathLike)):
+        return load_surveys(data)
+    raise ValueError(
+        f"{who}: data must be a survey DataFrame (bl.survey or bl.read_survey) or a data "
+        f"folder's path, not {kind_of(data)}"
+    )
+
+
+def _located_words(
+    c: SeedClaim, family: str, curve: pd.DataFrame
+) -> tuple[str, tuple[float | None, ...]]:
+    """Where claim ``c``'s band sits on ``family``'s curve, in words, and the
+    crossings' settings (enters, its range, leaves, its range)."""
+    enter, leave = _enter_leave(c, curve)
+    unit = _UNITS[family]
+    first, top = curve.iloc[0], curve.iloc[-1]
+    lowest = f"its lowest setting ({first['player']}: {_pct(first['rate'])}) already"
+    strongest = f"the strongest setting surveyed ({top['player']}: {_pct(top['rate'])})"
+    if enter.below:
+        words = f"reaches {_level(c.low)} at {lowest}"
+    elif enter.setting is None:
+        words = f"does not reach {_level(c.low)} at {strongest}"
+    else:
+        words = f"reaches {_level(c.low)} at {enter.text(unit)}"
+    if leave is not None and (enter.below or enter.setting is not None):
+        if leave.below:
+            words += f"; passes {_level(c.high)} at {lowest}"
+        elif leave.setting is None:
+            words += f"; does not pass {_level(c.high)} up to {strongest}"
+        else:
+            words += f"; passes {_level(c.high)} at {leave.text(unit)}"
+    left = (None, None, None) if leave is None else (leave.setting, leave.low, leave.high)
+    return f"{family}-N {words}", (enter.setting, enter.low, enter.high, *left)
+
+
 def located_claims(data: pd.DataFrame | str | os.PathLike[str] | None = None) -> pd.DataFrame:
     """Where every win-rate claim sits on each strength dial surveyed for its
     variant: one row per (claim, family) with :data:`LOCATED_COLUMNS`.
@@ -440,24 +492,24 @@ def located_claims(data: pd.DataFrame | str | os.PathLike[str] | None = None) ->
     ``enters`` is the setting at which the win rate reaches the claim's ``low``,
     ``leaves`` the one at which it passes ``high``, each with its 95 % range
     (``*_low``, ``*_high``, from the Wilson band: see :mod:`bakers_lab.skill`);
-    missing where the surveyed settings do not reach it; ``words`` says it."""
-    table = data if isinstance(data, pd.DataFrame) else load_surveys(data)
+    missing where the surveyed settings do not reach it; ``words`` says it.  A
+    table with no dial of three settings or more for a claim's variant is refused."""
+    table = _surveys(data, "located_claims")
+    check_survey(table, who="located_claims", dial=tuple(FAMILIES))
     out = []
     for c in CLAIMS:
         if c.kind != "rate":
             continue
         for family, curve in _dials(c, table):
-            enter, leave = locate(curve, c.low, c.high)
-            unit = _UNITS[family]
-            words = f"reaches {_level(c.low)} at {enter.text(unit)}"
-            if c.high < 1:
-                words += f"; passes {_level(c.high)} at {leave.text(unit)}"
-            out.append((c.claim, c.variant, family, c.low, c.high,
-                        enter.setting, enter.low, enter.high,
-                        leave.setting if c.high < 1 else None,
-                        leave.low if c.high < 1 else None,
-                        leave.high if c.high < 1 else None,
-                        int(curve["n"].iloc[0]), f"{family}-N {words}"))  # fmt: skip
+            words, settings = _located_words(c, family, curve)
+            out.append((c.claim, c.variant, family, c.low, c.high, *settings,
+                        int(curve["n"].iloc[0]), words))  # fmt: skip
+    if not out:
+        variants = sorted({c.variant for c in CLAIMS if c.kind == "rate"})
+        raise ValueError(
+            f"located_claims: no strength dial of three settings or more (careful's "
+            f"included) is surveyed for a claim's variant ({', '.join(variants)})"
+        )
     return pd.DataFrame(out, columns=list(LOCATED_COLUMNS))
 
 
@@ -465,7 +517,8 @@ def claims_table(data: pd.DataFrame | str | os.PathLike[str] | None = None) -> p
     """One row per claim of :data:`CLAIMS`: ``claim``, ``source``, ``variant``,
     ``evidence`` and ``verdict``, from a table of surveys or a data directory
     (default: the repository's ``data/``)."""
-    table = data if isinstance(data, pd.DataFrame) else load_surveys(data)
+    table = _surveys(data, "claims_table")
+    check_survey(table, who="claims_table")
     rows = []
     for c in CLAIMS:
         evidence, verdict = _JUDGES[c.kind](c, table)

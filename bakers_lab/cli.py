@@ -204,7 +204,7 @@ def _kill_interrupts() -> Iterator[None]:
 
 
 def _cmd_survey(args: argparse.Namespace) -> int:
-    from .stats import win_rates
+    from .stats import rate_sentence, win_rates
     from .survey import parse_deals, sample_deals, survey
 
     if (args.deals is None) == (args.sample is None):
@@ -228,12 +228,8 @@ def _cmd_survey(args: argparse.Namespace) -> int:
         )
     wall = time.perf_counter() - t0
     print(f"{len(table)} rows in {args.out} ({wall:.1f} s this run)")
-    for row in win_rates(table).itertuples():
-        print(
-            f"{row.variant} {row.player}: won {row.won} of {row.won + row.lost} resolved "
-            f"= {100 * row.rate:.2f} % (95 % Wilson interval {100 * row.ci_low:.2f}-"
-            f"{100 * row.ci_high:.2f} %); unresolved {row.unresolved}"
-        )
+    for _, row in win_rates(table).iterrows():
+        print(rate_sentence(row))
     return 0
 
 
@@ -409,9 +405,9 @@ def _cmd_strength(args: argparse.Namespace) -> int:
 #: What a move file holds, for --help.
 _MOVE_FILE = (
     "a text file (- reads standard input) of moves CARD>DEST, like AD>F 7C>8H 10H>E, "
-    "separated by spaces, commas or line breaks, in any case, 10 or T, suit letters or "
-    "symbols; # starts a comment to the end of the line, and move numbers such as 12. "
-    "are skipped"
+    "separated by spaces, commas, semicolons (;) or new lines, in any case, 10 or T, suit "
+    "letters or symbols; # starts a comment to the end of the line, and a move number "
+    "standing alone, a number with a dot or a parenthesis such as 12. or 12), is skipped"
 )
 
 

@@ -197,7 +197,12 @@ def _row_of(
         )
     if variant is not None:
         raise ValueError("variant= is only for game numbers; a survey row has its variant")
-    d = _deal(row["deal"], variant=str(row["variant"]))
+    if not isinstance(row["variant"], str) or not row["variant"]:
+        raise ValueError(
+            f"a survey row's variant is the name of its rules (bakers_dozen, ...), "
+            f"not {describe(row['variant'])}"
+        )
+    d = _deal(row["deal"], variant=row["variant"])
     return GameState.from_deal(d), _solution_moves(row["solution"]), d.number
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .stats import _check_table
+from .tablecheck import check_survey
 
 __all__ = ["PAR", "as_column", "excess", "excess_summary", "pars"]
 
@@ -45,7 +45,7 @@ def as_column(table: pd.DataFrame) -> pd.DataFrame:
     >>> as_column(rows)[["player", "par", "par_bound"]].to_dict("records")
     [{'player': 'careful', 'par': 67, 'par_bound': 67}]
     """
-    _check_table(table)
+    check_survey(table, who="as_column")
     is_par = (table["player"].astype(str) == PAR).to_numpy()
     if not is_par.any():
         return table
@@ -75,11 +75,15 @@ def pars(table: pd.DataFrame) -> pd.DataFrame:
     ``shortest``, or, where par is already a column (:func:`as_column`, as
     :func:`bakers_lab.claims.load_surveys` gives it), one row of each deal that
     has a par or a bound; a ValueError when there are none."""
-    _check_table(table)
+    check_survey(table, who="pars")
+    return _pars(table, "pars")
+
+
+def _pars(table: pd.DataFrame, who: str) -> pd.DataFrame:
     missing = [c for c in ("par", "par_bound") if c not in table.columns]
     if missing:
         raise ValueError(
-            f"table lacks the column {missing[0]}: a survey with --players shortest has it"
+            f"{who}: table lacks the column {missing[0]}: a survey with --players shortest has it"
         )
     rows = table[table["player"].astype(str) == PAR]
     if rows.empty:  # par as a column
@@ -87,7 +91,7 @@ def pars(table: pd.DataFrame) -> pd.DataFrame:
         rows = known.drop_duplicates(["deal", "variant"])
     if rows.empty:
         raise ValueError(
-            "table has no rows of the player shortest: run a survey with --players "
+            f"{who}: table has no rows of the player shortest: run a survey with --players "
             "...,shortest (or pass it beside one)"
         )
     return rows
@@ -97,7 +101,12 @@ def excess(table: pd.DataFrame) -> pd.DataFrame:
     """Every won game of a player other than ``shortest`` on a deal whose par is
     proven: ``deal``, ``variant``, ``player``, ``moves``, ``par`` and
     ``excess`` (moves above par; never negative, as par is the fewest)."""
-    par = pars(table)
+    check_survey(table, who="excess", numbers=("moves",))
+    return _excess(table, "excess")
+
+
+def _excess(table: pd.DataFrame, who: str) -> pd.DataFrame:
+    par = _pars(table, who)
     proven = par[par["par"].notna()][["deal", "variant", "par"]].astype({"variant": str})
     others = table[
         (table["player"].astype(str) != "shortest") & (table["outcome"].astype(str) == "won")
@@ -118,7 +127,8 @@ def excess_summary(table: pd.DataFrame) -> pd.DataFrame:
     """Per player (rows), over the won games on deals with a proven par: ``wins``,
     the median ``moves`` and ``par``, the median ``excess`` and ``excess_pct``
     (moves above par as a share of par), and ``at_par``, the share won in par."""
-    e = excess(table)
+    check_survey(table, who="excess_summary", numbers=("moves",))
+    e = _excess(table, "excess_summary")
     g = e.assign(pct=100 * e["excess"] / e["par"]).groupby("player")
     return pd.DataFrame(
         {

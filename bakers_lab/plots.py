@@ -69,13 +69,14 @@ from .solve.search import CLASSROOM, COMPARE_COLUMNS, Event, SearchResult
 from .stats import (
     LossModel,
     _check_feature,
-    _check_table,
+    _checked_features,
     _choose,
     _names,
     _variant_rows,
     rate_by_decile,
     win_rates,
 )
+from .tablecheck import check_survey
 from .validate import as_bool, as_int, describe
 
 __all__ = [
@@ -329,7 +330,7 @@ def win_rate_chart(
     """Bars of each player's win rate (resolved deals) with 95 % Wilson error bars,
     and the ``claims`` about this variant as labelled bands (a line where
     ``low == high``).  ``variant=None``: the table's only variant."""
-    rows, vname = _variant_rows(table, variant)
+    rows, vname = _variant_rows(table, variant, "win_rate_chart")
     for c in claims:
         if not isinstance(c, Claim):
             raise ValueError(f"claims must hold Claim records, not {describe(c)}")
@@ -385,7 +386,7 @@ def lookahead_chart(
     """Win rate against look-ahead depth (``careful`` = 1, ``lookahead-k`` = k), one
     point per player with its 95 % Wilson interval, and the solver's rate as the
     "perfect play" reference line (its interval a shaded band)."""
-    rows, vname = _variant_rows(table, variant)
+    rows, vname = _variant_rows(table, variant, "lookahead_chart")
     rates = win_rates(rows).set_index("player")
     depths = sorted((d, p) for p in rates.index if (d := _depth(str(p))) is not None)
     if not depths:
@@ -506,8 +507,8 @@ def decile_chart(
     the deals cut in ten bins of about equal size, fewer where values tie), one line
     per player with 95 % Wilson error bars; the title and the x label say how many
     bins there are and what the feature counts."""
-    rows, vname = _variant_rows(table, variant)
-    feature = _check_feature(rows, feature)
+    feature = _checked_features(table, "decile_chart", [feature])[0]
+    rows, vname = _variant_rows(table, variant, None)
     chosen = _players(rows, players, f" for variant {vname!r}")
     colours = dict(zip(chosen, player_colours(chosen), strict=True))
     fig, ax = _canvas(ax, (9.0, 5.0))
@@ -596,7 +597,7 @@ def feature_effect_chart(
     feature, its deals in bins of about equal size
     (:func:`~bakers_lab.stats.rate_by_decile`), one line per player with 95 %
     Wilson intervals.  ``players=None``: the ladder's players the variant has."""
-    rows, vname = _variant_rows(table, variant)
+    rows, vname = _variant_rows(table, variant, "feature_effect_chart")
     if isinstance(features, str) or not isinstance(features, Sequence) or not features:
         raise ValueError(f"features must be a list of 1 to 4 f_* columns, not {describe(features)}")
     if len(features) > 4:
@@ -646,10 +647,8 @@ def effort_chart(
     point per deal (x jittered by up to ±0.25, seeded), marked by outcome, and the
     median with its interquartile range at each feature value.  Nodes below 1 are
     drawn at 1."""
-    rows, vname = _variant_rows(table, variant)
-    feature = _check_feature(rows, feature)
-    if "nodes" not in rows.columns:
-        raise ValueError("table lacks the column nodes: a survey table has it")
+    feature = _checked_features(table, "effort_chart", [feature], numbers=("nodes",))[0]
+    rows, vname = _variant_rows(table, variant, None)
     solver = rows[rows["player"].astype(str) == "solver"]
     if solver.empty:
         raise ValueError(
@@ -712,9 +711,7 @@ def variant_chart(
     (resolved deals, 95 % Wilson error bars); each variant's label says how many
     deals it has.  ``players=None``: the ladder's players every variant of the table
     has (not the strength dials or ablations; name those to draw them)."""
-    _check_table(table)
-    if table.empty:
-        raise ValueError("the table has no rows")
+    check_survey(table, who="variant_chart")
     if players is None:  # the ladder's players that every variant of the table has
         have = table.groupby("variant", observed=True)["player"].agg(lambda s: set(s.astype(str)))
         common = set.intersection(*have.tolist())
@@ -808,7 +805,7 @@ def skill_curve_chart(
     families the table has), each setting with its 95 % Wilson interval; the
     solver's rate as the ceiling (perfect play) and the ``claims`` about this
     variant only as bands.  With ``ax`` give one ``family``."""
-    rows, vname = _variant_rows(table, variant)
+    rows, vname = _variant_rows(table, variant, "skill_curve_chart")
     if family is not None and family not in FAMILIES:
         raise ValueError(f"family must be one of {', '.join(FAMILIES)} or None, not "
                          f"{describe(family)}")  # fmt: skip
@@ -950,7 +947,7 @@ def planning_chart(
     x; 95 % Wilson intervals).  The horizontal distance between two groups'
     curves is the extra planning the harder group needs for the same win rate;
     :func:`~bakers_lab.skill.effort` gives each deal's smallest winning setting."""
-    rows, vname = _variant_rows(table, variant)
+    rows, vname = _variant_rows(table, variant, "planning_chart")
     feature = _check_feature(rows, feature)
     groups = as_int(groups, "groups", low=2, high=10)
     curves = {}
@@ -1515,7 +1512,7 @@ def par_chart(table: pd.DataFrame, *, variant: str | None = None) -> Figure:
     ``table``: a survey with player ``shortest`` (:mod:`bakers_lab.par`),
     concatenated with the surveys of the players to compare, on the same deals.
     """
-    rows, vname = _variant_rows(table, variant)
+    rows, vname = _variant_rows(table, variant, "par_chart")
     par = pars(rows)
     over = excess(rows)
     fig = Figure(figsize=(11.0, 4.8), layout="constrained")

@@ -30,7 +30,16 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .stats import LossModel, _auc, _choose, _variant_rows, held_out_split, logistic_model
+from .stats import (
+    LossModel,
+    _auc,
+    _checked_features,
+    _choose,
+    _variant_rows,
+    held_out_split,
+    logistic_model,
+)
+from .tablecheck import check_survey
 from .validate import as_int, describe
 
 __all__ = [
@@ -267,20 +276,15 @@ def loss_predictors(
     """
     from sklearn.ensemble import HistGradientBoostingClassifier
 
-    rows, vname = _variant_rows(table, variant)
+    groups = check_loss_table(table, "loss_predictors", features)
+    every = [f for members in groups.values() for f in members]
+    rows, vname = _variant_rows(table, variant, None)
     player = _choose(rows, "player", player, f" for variant {vname!r}")
     repeats = as_int(repeats, "repeats", low=2, high=1000)
     line_features = _one_per_family(rows, features)
     what = f"player {player!r}, variant {vname!r}"
     mine, train_idx, test_idx, lost = held_out_split(rows, player, what, test_size, seed)
     seed = as_int(seed, "seed", low=0)
-    groups = {
-        name: [f for f in members if f in rows.columns] for name, members in FEATURE_GROUPS.items()
-    }
-    groups = {name: members for name, members in groups.items() if members}
-    every = [f for members in groups.values() for f in members]
-    if not every:
-        raise ValueError("the table has none of the f_* features of FEATURE_GROUPS")
     linear = logistic_model(rows, player, features=line_features, test_size=test_size,
                             seed=seed)  # fmt: skip
     x = mine[every].to_numpy(dtype=np.float64)
@@ -308,13 +312,32 @@ def loss_predictors(
     )  # fmt: skip
 
 
+def check_loss_table(
+    table: object, who: str, features: Sequence[str] | None
+) -> dict[str, list[str]]:
+    """``table`` checked for a loss model (:func:`loss_predictors`, ``bl.loss_model``:
+    ``who``): a survey table whose ``features`` and every feature of
+    :data:`FEATURE_GROUPS` it has are stored as numbers with no gap.  Returns those
+    families and their features in the table."""
+    if features is not None and (isinstance(features, str) or not isinstance(features, Sequence)):
+        check_survey(table, who=who)
+        raise ValueError(f"features must be a list of f_* column names, not {describe(features)}")
+    columns = set(table.columns) if isinstance(table, pd.DataFrame) else set()
+    groups = {
+        name: [f for f in members if f in columns] for name, members in FEATURE_GROUPS.items()
+    }
+    groups = {name: members for name, members in groups.items() if members}
+    _checked_features(table, who, [*(features or ()), *(f for m in groups.values() for f in m)])
+    if not groups:
+        raise ValueError(f"{who}: table has none of the f_* features of FEATURE_GROUPS")
+    return groups
+
+
 def _one_per_family(rows: pd.DataFrame, features: Sequence[str] | None) -> list[str]:
     """The line's features: ``features`` checked (names of :data:`FEATURE_GROUPS`,
     at most one of a family), or each family's representative the table has."""
     if features is None:
         return representatives(rows)
-    if isinstance(features, str) or not isinstance(features, Sequence):
-        raise ValueError(f"features must be a list of f_* column names, not {describe(features)}")
     seen: dict[str, str] = {}
     for f in features:
         family = family_of(f)

@@ -366,20 +366,21 @@ def ratings_from_survey(table: pd.DataFrame) -> pd.DataFrame:
     as :func:`bakers_lab.claims.load_surveys` gives them)."""
     import pandas as pd
 
+    from .tablecheck import check_survey
+
+    check_survey(table, who="ratings_from_survey", numbers=("nodes",),
+                 players=("solver", *RATERS), error=DifficultyError)  # fmt: skip
     t = table.assign(variant=table["variant"].astype(str), player=table["player"].astype(str))
     t = t[t["player"].isin(("solver", *RATERS))]
-    if t.duplicated(["variant", "deal", "player"]).any():
-        raise DifficultyError("the survey rows repeat a (variant, deal, player)")
     wide = t.assign(won=t["outcome"].astype(str) == "won").pivot(
         index=["variant", "deal"], columns="player", values="won"
     )
-    missing = [p for p in ("solver", *RATERS) if p not in wide.columns]
-    if missing:
-        raise DifficultyError(
-            f"rating needs the solver and {', '.join(RATERS)} in the survey; "
-            f"it has no {', '.join(missing)}"
-        )
     wide = wide[wide.notna().all(axis=1)]  # deals every player played
+    if wide.empty:
+        raise DifficultyError(
+            f"ratings_from_survey: no deal of the table has a row of the solver and of each "
+            f"of {', '.join(RATERS)}"
+        )
     solver = t[t["player"] == "solver"].set_index(["variant", "deal"]).loc[wide.index]
     out = pd.DataFrame(
         {

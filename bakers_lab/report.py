@@ -36,6 +36,7 @@ from .present import for_people, styled
 from .rules import rules, title
 from .stats import LADDER, ablation, ladder, loss_model, player_order, win_rates
 from .table import MANIFEST, SurveyError, read_manifest, read_survey
+from .tablecheck import check_survey
 from .validate import as_bool
 
 if TYPE_CHECKING:
@@ -122,6 +123,7 @@ def build_report(path: str | os.PathLike[str], *, progress: bool = True) -> Repo
     32,000 deals): ``progress`` shows a bar for them."""
     progress = as_bool(progress, "progress")
     raw = read_survey(path)  # a path with no survey raises SurveyError
+    check_survey(raw, who="build_report", error=SurveyError)  # the folder's table as a whole
     config: dict[str, object] = {}
     manifest = Path(path) / MANIFEST
     if manifest.exists():

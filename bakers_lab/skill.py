@@ -29,14 +29,16 @@ the crossing is then "below the lowest" or "beyond the strongest" setting.
 from __future__ import annotations
 
 import math
-import re
+import numbers
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from .stats import _check_table, _variant_rows, wilson_interval
-from .validate import describe
+from .stats import _variant_rows, wilson_interval
+from .tablecheck import check_survey, dial_setting, kind_of, listed
+from .validate import describe, is_bool
 
 __all__ = [
     "CURVE_COLUMNS",
@@ -68,20 +70,19 @@ CURVE_COLUMNS = (
     "ci_high",
 )
 _LOWEST = {"search": 1, "undo": 0}
-_NAME = re.compile(r"(search|undo)-([0-9]+)", re.ASCII)
 
 
 def family_setting(player: str) -> tuple[str, int] | None:
     """``(family, setting)`` of a player name on a dial (``careful`` is the lowest
-    setting of both, reported as search's); None for any other player.
+    setting of both, reported as search's); None for any other player, and for a
+    name that is no setting (``search-05``, ``search-0``).
 
     >>> family_setting("undo-50"), family_setting("careful"), family_setting("greedy")
     (('undo', 50), ('search', 1), None)
     """
     if player == "careful":
         return "search", 1
-    m = _NAME.fullmatch(player)
-    return (m.group(1), int(m.group(2))) if m else None
+    return dial_setting(player)
 
 
 def _family(family: object) -> str:
@@ -90,28 +91,56 @@ def _family(family: object) -> str:
     return family
 
 
-def _family_rows(rows: pd.DataFrame, family: str) -> tuple[pd.DataFrame, dict[int, str]]:
+def _family_rows(
+    rows: pd.DataFrame, family: str, who: str = "skill_curve"
+) -> tuple[pd.DataFrame, dict[int, str]]:
     """The rows of one family's players and ``setting -> player name``, on the deals
-    every surveyed setting played (``careful`` stands for the lowest setting when
-    that setting has no rows of its own, on the same deals)."""
+    every surveyed setting resolved (``careful`` stands for the lowest setting when
+    that setting has no rows of its own, on the same deals).  Unresolved rows are no
+    games: they and their deals are left out, and a warning says how many."""
     players = rows["player"].astype(str)
     settings: dict[int, str] = {}
     for p in players.unique():
-        m = _NAME.fullmatch(p)
-        if m and m.group(1) == family:
-            settings[int(m.group(2))] = p
-    if not settings and not (players == "careful").any():
-        raise ValueError(f"the table has no {family}-N player (and no careful, its lowest setting)")
-    if settings:
-        own = rows[players.isin(list(settings.values()))]
-        counts = own.groupby("deal")["player"].nunique()
-        deals = set(counts.index[counts == len(settings)])
-    else:
-        deals = set(rows["deal"])
+        fs = dial_setting(p)
+        if fs is not None and fs[0] == family:
+            settings[fs[1]] = p
+    if not settings:
+        variants = sorted(set(rows["variant"].astype(str)))
+        raise ValueError(
+            f"{who}: no {family}-N player in the table for variant {listed(variants)}; "
+            f"players: {listed(sorted(set(players)))}"
+        )
     if _LOWEST[family] not in settings and (players == "careful").any():
         settings[_LOWEST[family]] = "careful"
-    mine = rows[players.isin(list(settings.values())) & rows["deal"].isin(deals)]
+    mine = rows[players.isin(list(settings.values())).to_numpy()]
+    unresolved = (mine["outcome"].astype(str) == "unresolved").to_numpy()
+    if unresolved.any():
+        n = int(unresolved.sum())
+        warnings.warn(
+            f"{who} left out {n:,} unresolved game{'s' * (n != 1)} (neither won nor lost) "
+            f"and, at every setting, the deal{'s they were' if n != 1 else ' it was'} on",
+            stacklevel=3,
+        )
+        mine = mine[~unresolved]
+    counts = mine.groupby("deal")["player"].nunique()
+    deals = set(counts.index[counts == len(settings)])
+    mine = mine[mine["deal"].isin(deals).to_numpy()]
+    mine.attrs["unresolved"] = int(unresolved.sum())
     return mine, dict(sorted(settings.items()))
+
+
+def _dial_table(
+    table: object, family: object, variant: object, who: str
+) -> tuple[pd.DataFrame, str, str, dict[int, str]]:
+    """``table`` checked for ``who`` (a survey with a player of ``family``'s dial and
+    no name that only looks like one), then the family, one variant's rows of its
+    players and its settings."""
+    dial = family if isinstance(family, str) and family in FAMILIES else None
+    check_survey(table, who=who, dial=dial)
+    fam = _family(family)
+    rows, vname = _variant_rows(table, variant, None)
+    mine, settings = _family_rows(rows, fam, who)
+    return mine, vname, fam, settings
 
 
 def skill_curve(table: pd.DataFrame, family: str, *, variant: str | None = None) -> pd.DataFrame:
@@ -119,12 +148,11 @@ def skill_curve(table: pd.DataFrame, family: str, *, variant: str | None = None)
     ``undo``), weakest first: one row per setting with :data:`CURVE_COLUMNS`
     (``n`` the deals played, ``rate`` won / n with its 95 % Wilson interval), on
     the deals that every surveyed setting played.
-    ``variant=None``: the table's only variant.  A player's game is always won or
-    lost, so no deal is left out."""
-    _check_table(table)
-    fam = _family(family)
-    rows, _ = _variant_rows(table, variant)
-    rows, settings = _family_rows(rows, fam)
+    ``variant=None``: the table's only variant.  A player's game is won or lost;
+    an ``unresolved`` row (a table built by hand) is no game: it and its deal are
+    left out at every setting, a warning says how many, and ``attrs["unresolved"]``
+    keeps the count."""
+    rows, _, fam, settings = _dial_table(table, family, variant, "skill_curve")
     players = rows["player"].astype(str)
     outcome = rows["outcome"].astype(str)
     out = []
@@ -134,7 +162,9 @@ def skill_curve(table: pd.DataFrame, family: str, *, variant: str | None = None)
         lo, hi = wilson_interval(won, won + lost)
         out.append((fam, setting, name, won, lost, won + lost,
                     won / (won + lost) if won + lost else math.nan, lo, hi))  # fmt: skip
-    return pd.DataFrame(out, columns=list(CURVE_COLUMNS))
+    curve = pd.DataFrame(out, columns=list(CURVE_COLUMNS))
+    curve.attrs["unresolved"] = rows.attrs.get("unresolved", 0)
+    return curve
 
 
 def effort(table: pd.DataFrame, family: str, *, variant: str | None = None) -> pd.DataFrame:
@@ -144,11 +174,9 @@ def effort(table: pd.DataFrame, family: str, *, variant: str | None = None) -> p
 
     The settings are the surveyed ones, so the effort is known only up to the next
     setting below it: a deal of effort 300 was lost at the setting surveyed below
-    300 (or won at every setting)."""
-    _check_table(table)
-    fam = _family(family)
-    rows, vname = _variant_rows(table, variant)
-    mine, settings = _family_rows(rows, fam)
+    300 (or won at every setting).  Unresolved rows are left out as
+    :func:`skill_curve` leaves them out."""
+    mine, vname, fam, settings = _dial_table(table, family, variant, "effort")
     level = {name: s for s, name in settings.items()}
     won = mine[mine["outcome"].astype(str) == "won"]
     least = won.assign(s=won["player"].astype(str).map(level)).groupby("deal")["s"].min()
@@ -216,12 +244,57 @@ def _first_reach(xs: np.ndarray, ys: np.ndarray, level: float) -> float | None:
     return None
 
 
+def _level(value: object, name: str, who: str) -> float:
+    """A win rate ``value`` strictly between 0 and 1 (a fraction; any real number type
+    but bool), as a float; anything else refused in one line naming ``name``."""
+    x = math.nan
+    if not is_bool(value) and isinstance(value, numbers.Real):
+        try:
+            x = float(value)
+        except (OverflowError, ValueError):
+            x = math.nan
+    if not 0 < x < 1:  # NaN fails too
+        raise ValueError(
+            f"{who}: {name} must be a win rate as a fraction above 0 and below 1 (0.75 for "
+            f"75 %), not {describe(value)}"
+        )
+    return x
+
+
+def _check_curve(curve: object, who: str) -> pd.DataFrame:
+    """``curve`` if it is a non-empty :func:`skill_curve` table, else one line."""
+    need = ["family", "setting", "rate", "ci_low", "ci_high"]
+    if not isinstance(curve, pd.DataFrame) or curve.empty:
+        raise ValueError(
+            f"{who}: curve must be a skill curve (bl.skill_curve), not {kind_of(curve)}"
+        )
+    missing = [c for c in need if c not in curve.columns]
+    if missing:
+        raise ValueError(
+            f"{who}: curve lacks the column{'s' * (len(missing) > 1)} {', '.join(missing)}; "
+            f"a skill curve (bl.skill_curve) has {', '.join(CURVE_COLUMNS)}"
+        )
+    families = sorted({str(f) for f in curve["family"]})
+    if len(families) != 1 or families[0] not in FAMILIES:
+        raise ValueError(
+            f"{who}: curve's family must be one of {', '.join(FAMILIES)} in every row, "
+            f"not {listed(families, 3)}"
+        )
+    for c in need[1:]:
+        col = curve[c]
+        if not pd.api.types.is_numeric_dtype(col.dtype) or pd.api.types.is_bool_dtype(col.dtype):
+            raise ValueError(f"{who}: curve's column {c} must hold numbers")
+    return curve
+
+
 def crossing(curve: pd.DataFrame, level: float) -> Crossing:
     """Where a :func:`skill_curve` first reaches the win rate ``level`` (a
-    fraction), with the 95 % range of settings from its Wilson band."""
-    need = {"family", "setting", "rate", "ci_low", "ci_high"}
-    if not isinstance(curve, pd.DataFrame) or curve.empty or not need <= set(curve):
-        raise ValueError(f"curve must be a non-empty skill_curve table, not {describe(curve)}")
+    fraction above 0 and below 1), with the 95 % range of settings from its Wilson
+    band."""
+    return _crossing(_check_curve(curve, "crossing"), _level(level, "level", "crossing"))
+
+
+def _crossing(curve: pd.DataFrame, level: float) -> Crossing:
     family = str(curve["family"].iloc[0])
     xs = _scale(family, curve["setting"].to_numpy(dtype=float))
     at = _first_reach(xs, curve["rate"].to_numpy(dtype=float), level)
@@ -237,11 +310,13 @@ def crossing(curve: pd.DataFrame, level: float) -> Crossing:
 
 
 def locate(curve: pd.DataFrame, low: float, high: float) -> tuple[Crossing, Crossing]:
-    """Where a :func:`skill_curve` enters the band ``low``–``high`` (fractions)
-    and where it leaves it."""
-    if not 0 <= low <= high <= 1:
-        raise ValueError(f"a band needs 0 <= low <= high <= 1, not {low!r}–{high!r}")
-    return crossing(curve, low), crossing(curve, math.nextafter(high, 2.0))
+    """Where a :func:`skill_curve` enters the band ``low``–``high`` (fractions
+    above 0 and below 1, ``low`` at most ``high``) and where it leaves it."""
+    curve = _check_curve(curve, "locate")
+    lo, hi = _level(low, "low", "locate"), _level(high, "high", "locate")
+    if lo > hi:
+        raise ValueError(f"locate: a band needs low at most high, not {lo:g} and {hi:g}")
+    return _crossing(curve, lo), _crossing(curve, math.nextafter(hi, 2.0))
 
 
 def readable(curve: pd.DataFrame) -> pd.DataFrame:

@@ -34,7 +34,8 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .validate import as_int, describe, is_bool, shown, shown_int
+from .tablecheck import check_survey, listed
+from .validate import as_int, describe, is_bool, shown_int
 
 if TYPE_CHECKING:
     from .predict import LossPredictors
@@ -81,8 +82,6 @@ _DECILE_COLUMNS = (
     "ci_low",
     "ci_high",
 )
-_NEEDED = ("deal", "variant", "player", "outcome")
-_OUTCOMES = ("won", "lost", "unresolved")
 
 
 def wilson_interval(
@@ -123,7 +122,7 @@ def win_rates(table: pd.DataFrame) -> pd.DataFrame:
     For the solver, *won* means solvable.  Unresolved deals are counted, not
     guessed: if all of them were losses the rate would be ``won / deals``.
     """
-    _check_table(table)
+    check_survey(table, who="win_rates")
     rows = []
     for (variant, player), g in table.groupby(["variant", "player"], observed=True, sort=True):
         counts = g["outcome"].astype(str).value_counts()
@@ -152,38 +151,31 @@ def win_rates(table: pd.DataFrame) -> pd.DataFrame:
     return out.iloc[order].reset_index(drop=True)
 
 
-# -- choosing rows ---------------------------------------------------------------------------
+def rate_sentence(row: Any) -> str:
+    """One row of :func:`win_rates` as the survey command prints it; a player that
+    resolved none of its games says so (no rate of 0 of 0).
 
-
-def _check_table(table: object) -> None:
-    """Refuse anything but a survey table: its columns, an outcome of ``won``, ``lost``
-    or ``unresolved`` in every row, and one row per (deal, variant, player)."""
-    if not isinstance(table, pd.DataFrame):
-        raise ValueError(f"table must be a survey DataFrame, not {describe(table)}")
-    missing = [c for c in _NEEDED if c not in table.columns]
-    if missing:
-        raise ValueError(
-            f"table lacks the column(s) {', '.join(missing)}: a survey table "
-            f"(bl.survey or bl.read_survey) has {', '.join(_NEEDED)}, ..."
-        )
-    outcome = table["outcome"]
-    known = isinstance(outcome.dtype, pd.CategoricalDtype) and set(outcome.cat.categories) <= set(
-        _OUTCOMES
+    >>> t = pd.DataFrame({"deal": [1, 2, 3], "variant": "bakers_dozen", "player": "solver",
+    ...                   "outcome": ["won", "lost", "unresolved"]})
+    >>> rate_sentence(win_rates(t).iloc[0])  # doctest: +NORMALIZE_WHITESPACE
+    'bakers_dozen solver: won 1 of 2 resolved = 50.00 % (95 % Wilson interval
+     9.45-90.55 %); unresolved 1'
+    >>> rate_sentence(win_rates(t.assign(outcome="unresolved")).iloc[0])
+    'bakers_dozen solver: resolved none of its 3 games (every one unresolved)'
+    """
+    won, lost = int(row["won"]), int(row["lost"])
+    head = f"{row['variant']} {row['player']}"
+    if won + lost == 0:
+        n = int(row["deals"])
+        return f"{head}: resolved none of its {n:,} game{'s' * (n != 1)} (every one unresolved)"
+    return (
+        f"{head}: won {won} of {won + lost} resolved = {100 * row['rate']:.2f} % (95 % Wilson "
+        f"interval {100 * row['ci_low']:.2f}-{100 * row['ci_high']:.2f} %); unresolved "
+        f"{int(row['unresolved'])}"
     )
-    bad = outcome.isna() if known else outcome.isna() | ~outcome.astype(str).isin(_OUTCOMES)
-    if bad.any():
-        row = table[bad.to_numpy()].iloc[0]
-        raise ValueError(
-            f"table holds an outcome {shown(repr(row['outcome']), 30)} (deal {row['deal']}, "
-            f"{row['player']}); every outcome is won, lost or unresolved"
-        )
-    twice = table.duplicated(["deal", "variant", "player"])
-    if twice.any():
-        row = table[twice.to_numpy()].iloc[0]
-        raise ValueError(
-            f"table holds deal {row['deal']} of {row['player']} ({row['variant']}) twice; a "
-            f"survey table has one row per deal, variant and player (drop_duplicates)"
-        )
+
+
+# -- choosing rows ---------------------------------------------------------------------------
 
 
 def _names(table: pd.DataFrame, column: str) -> list[str]:
@@ -208,9 +200,14 @@ def _choose(table: pd.DataFrame, column: str, value: object, where: str = "") ->
     return value
 
 
-def _variant_rows(table: pd.DataFrame, variant: object) -> tuple[pd.DataFrame, str]:
-    """The rows of one variant (``None``: the table's only variant) and its name."""
-    _check_table(table)
+def _variant_rows(
+    table: pd.DataFrame, variant: object, who: str | None, **checks: Any
+) -> tuple[pd.DataFrame, str]:
+    """The rows of one variant (``None``: the table's only variant) and its name, once
+    :func:`~bakers_lab.tablecheck.check_survey` has checked ``table`` for ``who`` (with
+    ``checks``, its other arguments; ``who=None``: the caller checked it already)."""
+    if who is not None:
+        check_survey(table, who=who, **checks)
     name = _choose(table, "variant", variant)
     return table[table["variant"].astype(str) == name], name
 
@@ -344,14 +341,14 @@ def paired_comparison(
     >>> int(r.deals), int(r.a_only), int(r.b_only), float(r.p_value)
     (3, 1, 0, 1.0)
     """
-    _check_table(table)
+    check_survey(table, who="paired_comparison")
     if by == "player":
         if player is not None:
             raise ValueError(
                 f"player= is for by='variant'; with by='player' a and b are the players, "
                 f"not {player!r}"
             )
-        rows, vname = _variant_rows(table, variant)
+        rows, vname = _variant_rows(table, variant, None)
         where = f" for variant {vname!r}"
         a = _choose(rows, "player", a, where)
         b = _choose(rows, "player", b, where)
@@ -431,6 +428,7 @@ def ladder(
     >>> ladder(t, ["solver", "careful", "random"])[["a", "b", "diff"]].values.tolist()
     [['solver', 'careful', 0.5], ['careful', 'random', 0.5]]
     """
+    check_survey(table, who="ladder", min_players=2)
     if players is None:
         present = set(table["player"].astype(str))
         players = [p for p in LADDER if p in present]
@@ -438,7 +436,7 @@ def ladder(
         raise ValueError(f"players must be a list of player names, not {describe(players)}")
     if len(players) < 2:
         raise ValueError(f"a ladder needs at least 2 players, not {len(players)}")
-    rows, vname = _variant_rows(table, variant)
+    rows, vname = _variant_rows(table, variant, None)
     names = [_choose(rows, "player", p, f" for variant {vname!r}") for p in players]
     for p in names:
         if names.count(p) > 1:
@@ -467,7 +465,7 @@ def ablation(
     >>> ablation(t)[["tip", "diff"]].values.tolist()
     [['aces', -0.5]]
     """
-    rows, vname = _variant_rows(table, variant)
+    rows, vname = _variant_rows(table, variant, "ablation")
     where = f" for variant {vname!r}"
     base = _choose(rows, "player", base, where)
     prefix = f"{base}-no_"
@@ -496,7 +494,7 @@ def hardest_deals(
     table holds.  One row per deal: that player's row (its game, to replay), with
     ``nodes`` replaced by the solver's effort on the deal.
     """
-    rows, vname = _variant_rows(table, variant)
+    rows, vname = _variant_rows(table, variant, "hardest_deals", numbers=("nodes",))
     if player is None:
         present = set(rows["player"].astype(str))
         humans = [p for p in LADDER[:-1] if p in present]
@@ -524,9 +522,26 @@ def _feature_names(table: pd.DataFrame) -> list[str]:
 def _check_feature(table: pd.DataFrame, feature: object) -> str:
     names = _feature_names(table)
     if not isinstance(feature, str) or feature not in names:
-        allowed = ", ".join(names) if names else "none: the table has no f_* columns"
+        allowed = listed(names, 8) if names else "none: the table has no f_* columns"
         raise ValueError(f"unknown feature {describe(feature)}; the table's features: {allowed}")
     return feature
+
+
+def _checked_features(
+    table: object, who: str, features: Sequence[object], **checks: Any
+) -> list[str]:
+    """``features`` as the names of ``table``'s ``f_*`` columns, once ``table`` is
+    checked for ``who`` (:func:`~bakers_lab.tablecheck.check_survey` with ``checks``:
+    those columns stored as numbers, with no missing value); an unknown name is
+    refused."""
+    known = (
+        [f for f in features if isinstance(f, str) and f in table.columns]
+        if isinstance(table, pd.DataFrame)
+        else []
+    )
+    check_survey(table, who=who, features=list(dict.fromkeys(known)), **checks)
+    assert isinstance(table, pd.DataFrame)
+    return [_check_feature(table, f) for f in features]
 
 
 def _value_text(value: float) -> str:
@@ -560,8 +575,8 @@ def rate_by_decile(
     >>> rate_by_decile(t, "f_x")[["bin", "deals", "rate"]].values.tolist()
     [['0', 2, 1.0], ['5', 2, 0.0]]
     """
-    rows, vname = _variant_rows(table, variant)
-    feature = _check_feature(rows, feature)
+    feature = _checked_features(table, "rate_by_decile", [feature])[0]
+    rows, vname = _variant_rows(table, variant, None)
     if player is None:
         players = _names(rows, "player")
     else:
@@ -785,8 +800,9 @@ def loss_model(
     >>> loss_model(few, "careful", repeats=3).strongest
     'Aces buried'
     """
-    from .predict import loss_predictors
+    from .predict import check_loss_table, loss_predictors
 
+    check_loss_table(table, "loss_model", features)
     return loss_predictors(table, player, variant=variant, features=features,
                            test_size=test_size, seed=seed, repeats=repeats)  # fmt: skip
 
@@ -829,12 +845,13 @@ def logistic_model(
     features separate won from lost (infinite odds ratios), a ValueError says
     so instead of returning a penalised fit whose intervals would mean nothing.
     """
-    rows, vname = _variant_rows(table, variant)
+    if isinstance(features, str) or not isinstance(features, Sequence):
+        check_survey(table, who="logistic_model")
+        raise ValueError(f"features must be a list of f_* column names, not {describe(features)}")
+    chosen = _checked_features(table, "logistic_model", features)
+    rows, vname = _variant_rows(table, variant, None)
     player = _choose(rows, "player", player, f" for variant {vname!r}")
     what = f"player {player!r}, variant {vname!r}"
-    if isinstance(features, str) or not isinstance(features, Sequence):
-        raise ValueError(f"features must be a list of f_* column names, not {describe(features)}")
-    chosen = [_check_feature(rows, f) for f in features]
     if not chosen:
         raise ValueError("features is empty; give at least one f_* column")
     for f in chosen:

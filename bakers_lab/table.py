@@ -134,8 +134,8 @@ def read_chunk(path: Path) -> pd.DataFrame:
     naming it."""
     if not path.is_file():
         raise SurveyError(f"{path} is not a file (a directory named like a chunk?); {_RECOMPUTE}")
-    table = read_parquet_file(
-        path, lambda exc: f"unreadable ({type(exc).__name__}: {str(exc)[:120]}); {_RECOMPUTE}"
+    table = read_parquet_file(  # pyarrow's own words run over lines: never shown
+        path, lambda exc: f"damaged: Parquet cannot read it; {_RECOMPUTE}"
     )
     try:
         return upgrade(table)

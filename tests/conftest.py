@@ -39,6 +39,33 @@ _WARM = (
     "import bakers_lab as bl; [bl.play(1, p) for p in ('greedy', 'search-1', 'undo-1')]",
 )
 
+#: The test files that take longest (a minute or more each on a loaded 2-core
+#: machine: browsers, notebook kernels, forked checks, child processes), longest
+#: first.  They run first, so that ``make test``'s two workers (each file on one)
+#: do not end with one of them still running a long file while the other waits.
+SLOW_FIRST = (
+    "test_notebooks.py",
+    "test_browser.py",
+    "test_browser_stepper.py",
+    "test_browser_report.py",
+    "test_teach.py",
+    "test_exercises.py",
+    "test_interrupts.py",
+    "test_browser_app.py",
+    "test_app_server.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The files of :data:`SLOW_FIRST` first, in its order; the tests of a file keep
+    theirs, and the other files theirs after them."""
+
+    def rank(item: pytest.Item) -> int:
+        name = item.path.name
+        return SLOW_FIRST.index(name) if name in SLOW_FIRST else len(SLOW_FIRST)
+
+    items.sort(key=rank)  # stable
+
 
 def pytest_configure(config: pytest.Config) -> None:
     # the app's journal of games ("My games"): never the person's own, in any test or

@@ -16,18 +16,15 @@ import json
 import os
 import re
 import secrets
-import signal
 import socket
-import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from procs import server as server  # (re-exported: the other browser tests take it from here)
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -89,43 +86,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-@contextmanager
-def server(
-    command: list[str], ready_url: str, log: Path, **kwargs
-) -> Iterator[subprocess.Popen[bytes]]:
-    """Run a server in a process group of its own until ``ready_url`` answers (with
-    any HTTP status); stop it and the kernels it started afterwards, whatever happened."""
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True, **kwargs
-        )
-        try:
-            deadline = time.monotonic() + START
-            while True:
-                if proc.poll() is not None:
-                    raise AssertionError(f"server exited ({proc.returncode}):\n{log.read_text()}")
-                try:
-                    with urllib.request.urlopen(ready_url, timeout=5):
-                        break
-                except urllib.error.HTTPError:  # an answer all the same: it is up
-                    break
-                except OSError:
-                    if time.monotonic() > deadline:
-                        raise AssertionError(
-                            f"no answer at {ready_url} in {START} s:\n{log.read_text()}"
-                        ) from None
-                    time.sleep(0.5)
-            yield proc
-        finally:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGTERM)  # the group started above, by its id
-                try:
-                    proc.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    os.killpg(proc.pid, signal.SIGKILL)
-                    proc.wait()
 
 
 def shot_path(name: str) -> Path:

@@ -274,3 +274,24 @@ def test_the_report_says_what_the_notebooks_say(tmp_path):
     assert careful.summary()[:60] in text.replace("\n", " ")
     assert not re.search(r"\bf_[a-z]", text)  # features in words
     assert "shortest" not in text
+
+
+def test_claims_take_a_table_or_a_folder_and_a_player_that_resolved_nothing_has_no_rate():
+    with pytest.raises(ValueError) as info:
+        claims_table(5)
+    assert str(info.value) == (
+        "claims_table: data must be a survey DataFrame (bl.survey or bl.read_survey) or a data "
+        "folder's path, not 5 (int)"
+    )
+    deals = list(range(1, 41))
+    t = pd.DataFrame({
+        "deal": deals * 2, "variant": "bakers_dozen",
+        "player": ["careful"] * 40 + ["greedy"] * 40,
+        "outcome": ["unresolved"] * 40 + ["won" if d % 10 else "lost" for d in deals],
+    })  # fmt: skip
+    row = claims_table(t).set_index("claim").loc["won about 75–80 % of the time with careful play"]
+    assert (
+        row["evidence"]
+        == "greedy 90.0 % (76.9–96.0 %, n = 40); careful resolved none of its 40 games"
+    )
+    assert "careful" not in row["verdict"] and "nan" not in row["verdict"]

@@ -7,6 +7,7 @@ and the position after the move is solved again and must be proven unsolvable.""
 import re
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 import bakers_lab as bl
@@ -180,3 +181,33 @@ def test_hint_command(tmp_path, capsys):
     moves.write_text("AD>F")
     assert main(["hint", "1", "--moves", str(moves)]) == 0
     assert capsys.readouterr().out.startswith("play ")
+
+
+def test_a_survey_rows_variant_must_be_a_name():
+    row = pd.Series({"deal": 4, "variant": None, "solution": bl.play(4, "careful").solution})
+    for variant, shown in (
+        (None, "None (NoneType)"),
+        (float("nan"), "nan (float)"),
+        ("", "'' (str)"),
+    ):
+        with pytest.raises(ValueError) as info:
+            bl.explain(pd.Series({**row.to_dict(), "variant": variant}))
+        assert str(info.value) == (
+            f"a survey row's variant is the name of its rules (bakers_dozen, ...), not {shown}"
+        )
+
+
+def test_the_move_file_help_says_what_the_reader_takes(capsys):
+    with pytest.raises(SystemExit):
+        main(["explain", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert (
+        "separated by spaces, commas, semicolons (;) or new lines, in any case, 10 or T, suit "
+        "letters or symbols; # starts a comment to the end of the line, and a move number "
+        "standing alone, a number with a dot or a parenthesis such as 12. or 12), is skipped"
+    ) in help_text
+    # and the reader does what it says
+    from bakers_lab.positions import move_list
+
+    assert move_list("1. AD>F; 2) 5S>6D,7C>8H\n12) 10h>jh # done") == [
+        "AD>F", "5S>6D", "7C>8H", "10h>jh"]  # fmt: skip

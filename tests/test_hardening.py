@@ -303,18 +303,21 @@ def test_statistics_refuse_what_is_not_a_survey_table(made):
     unknown.loc[0, "outcome"] = "maybe"
     doubled = pd.concat([table, table], ignore_index=True)
     for bad, message in (
-        (None, "table must be a survey DataFrame, not None (NoneType)"),
-        (nan_outcome, "table holds an outcome nan (deal 2, careful); every outcome is won, lost "
-         "or unresolved"),
-        (unknown, "table holds an outcome 'maybe' (deal 1, solver); every outcome is won, lost "
-         "or unresolved"),
-        (doubled, "table holds deal 1 of solver (bakers_dozen) twice; a survey table has one "
-         "row per deal, variant and player (drop_duplicates)"),
+        (None, "table must be a survey DataFrame (bl.survey or bl.read_survey), not None "
+         "(NoneType)"),
+        (nan_outcome, "table has 1 row with no outcome"),
+        (unknown, "table has 1 row with another outcome (the first: 'maybe' (str)); every "
+         "outcome is won, lost or unresolved"),
+        (doubled, "table repeats 24 (deal, variant, player) rows (the first: deal 1 of solver, "
+         "bakers_dozen); a survey table has one row each (drop_duplicates)"),
     ):  # fmt: skip
-        for call in (bl.win_rates, lambda t: bl.ladder(t, ["careful", "solver"])):
+        for who, call in (
+            ("win_rates", bl.win_rates),
+            ("ladder", lambda t: bl.ladder(t, ["careful", "solver"])),
+        ):
             with pytest.raises(ValueError) as info:
                 call(bad)
-            assert str(info.value) == message
+            assert str(info.value) == f"{who}: {message}"
 
 
 def test_wilson_interval_takes_counts_and_a_positive_z_only():

@@ -74,3 +74,32 @@ def test_par_chart(table, tmp_path):
     ticks = [t.get_text().split("  (")[0] for t in right.get_yticklabels()]
     assert ticks == ["solver", "lookahead-2", "careful", "greedy"]  # strongest first
     assert overlapping_texts(fig) == [] and cut_texts(fig) == []
+
+
+def test_the_par_summaries_check_their_table_first(table):
+    for call, who in ((excess_summary, "excess_summary"), (excess, "excess"), (pars, "pars")):
+        with pytest.raises(ValueError) as info:
+            call(table["deal"])
+        assert str(info.value) == (
+            f"{who}: table must be a survey DataFrame (bl.survey or bl.read_survey), not a "
+            f"Series of {len(table):,} values"
+        )
+    doubled = pd.concat([table, table.iloc[:3]], ignore_index=True)
+    with pytest.raises(ValueError) as info:
+        excess_summary(doubled)
+    first = table.iloc[0]
+    assert str(info.value) == (
+        f"excess_summary: table repeats 3 (deal, variant, player) rows (the first: deal "
+        f"{first['deal']} of {first['player']}, bakers_dozen); a survey table has one row each "
+        "(drop_duplicates)"
+    )
+    gap = table.assign(moves=table["moves"].astype("float64"))
+    gap.loc[5, "moves"] = float("nan")
+    with pytest.raises(ValueError) as info:
+        excess_summary(gap)
+    assert str(info.value) == "excess_summary: table's column moves has 1 missing value"
+    with pytest.raises(ValueError) as info:
+        pars(table.drop(columns=["par"]))
+    assert str(info.value) == (
+        "pars: table lacks the column par: a survey with --players shortest has it"
+    )

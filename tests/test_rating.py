@@ -140,8 +140,41 @@ def test_ratings_from_a_survey_match_the_shipped_ones(shipped):
     mine = ratings_from_survey(t)
     theirs = shipped[shipped.variant == "spanish_patience"].reset_index(drop=True)
     pd.testing.assert_frame_equal(mine, theirs[mine.columns], check_dtype=False)
-    with pytest.raises(bl.DifficultyError, match="it has no greedy"):
+    with pytest.raises(bl.DifficultyError) as info:
         ratings_from_survey(t[t.player.astype(str) != "greedy"])
+    assert str(info.value) == (
+        "ratings_from_survey: table has no greedy rows; players: careful, lookahead-2, solver"
+    )
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda t: pd.DataFrame(), "table has no rows"),
+        (lambda t: t["deal"], "table must be a survey DataFrame (bl.survey or bl.read_survey), "
+         "not a Series of 16 values"),
+        (lambda t: pd.concat([t, t.iloc[:2]]), "table repeats 2 (deal, variant, player) rows "
+         "(the first: deal 1 of solver, bakers_dozen); a survey table has one row each "
+         "(drop_duplicates)"),
+        (lambda t: t.assign(nodes=t["nodes"].where(t["deal"] != 2)),
+         "table's column nodes has 4 missing values"),
+        (lambda t: t[(t["player"] != "solver") | (t["deal"] < 3)].assign(
+            deal=lambda f: [d + 10 * (p != "solver") for d, p in zip(f["deal"], f["player"],
+                                                                     strict=True)]),
+         "no deal of the table has a row of the solver and of each of greedy, careful, "
+         "lookahead-2"),
+    ],
+)  # fmt: skip
+def test_ratings_from_a_table_that_is_no_survey_are_refused_in_one_line(change, message):
+    rows = [(d, p, "won" if (d + i) % 2 else "lost") for i, p in enumerate(
+        ("solver", "greedy", "careful", "lookahead-2")) for d in (1, 2, 3, 4)]  # fmt: skip
+    t = pd.DataFrame({"deal": [r[0] for r in rows], "variant": "bakers_dozen",
+                      "player": [r[1] for r in rows], "outcome": [r[2] for r in rows],
+                      "nodes": 100})  # fmt: skip
+    assert len(ratings_from_survey(t)) == 4
+    with pytest.raises(bl.DifficultyError) as info:
+        ratings_from_survey(change(t))
+    assert str(info.value) == f"ratings_from_survey: {message}"
 
 
 def test_difficulty_says_what_it_is_based_on():

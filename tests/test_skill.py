@@ -101,9 +101,14 @@ def test_a_crossing_interpolates_on_the_log_of_the_setting():
     enter, leave = locate(curve, 0.6, 0.8)
     assert enter.setting == pytest.approx(10**0.5) and leave.setting == pytest.approx(10**1.5)
     assert Crossing("undo", 0.5, 7.0, None, 20.0).text() == "about 7 (95 %: at most 20)"
-    with pytest.raises(ValueError, match="a band needs 0 <= low <= high <= 1"):
+    with pytest.raises(
+        ValueError, match=r"^locate: a band needs low at most high, not 0.8 and 0.6$"
+    ):
         locate(curve, 0.8, 0.6)
-    with pytest.raises(ValueError, match="curve must be a non-empty skill_curve table"):
+    with pytest.raises(
+        ValueError,
+        match=r"^locate: curve must be a skill curve \(bl.skill_curve\), not an empty DataFrame$",
+    ):
         locate(pd.DataFrame(), 0.5, 0.6)
 
 
@@ -188,3 +193,162 @@ def test_shipped_curves_rise_with_the_dial(shipped, variant, family):
     assert curve["rate"].iloc[-1] - curve["rate"].iloc[0] > 0.3
     if variant == "bakers_dozen":  # the dial reaches near the solver's 99.8 %
         assert curve["rate"].iloc[-1] >= (0.98 if family == "undo" else 0.96)
+
+
+# -- refusals (issue 41): one line naming the problem ------------------------------------------
+
+
+def _small() -> pd.DataFrame:
+    """Three deals of careful, search-10 and search-100, and the solver."""
+    rows = [(d, p, o) for p, outs in (("careful", "lwl"), ("search-10", "wwl"),
+                                      ("search-100", "www"), ("solver", "www"))
+            for d, o in zip((1, 2, 3), outs, strict=True)]  # fmt: skip
+    return pd.DataFrame({
+        "deal": [d for d, _, _ in rows], "variant": "bakers_dozen",
+        "player": [p for _, p, _ in rows],
+        "outcome": [{"w": "won", "l": "lost"}[o] for _, _, o in rows],
+    })  # fmt: skip
+
+
+DIAL_WORDS = (
+    "a search-N player has N from 1 to 1,000,000 (positions it considers before each move), "
+    "written without leading zeros, like search-300"
+)
+
+
+@pytest.mark.parametrize("name", ["search-abc", "search-0", "search-05"])
+def test_skill_curve_refuses_names_that_only_look_like_a_setting(name):
+    t = _small().replace("search-10", name)
+    for call, who in ((skill_curve, "skill_curve"), (bl.effort, "effort")):
+        with pytest.raises(ValueError) as info:
+            call(t, "search")
+        assert str(info.value) == (
+            f"{who}: the player {name} is not a setting of the search dial; {DIAL_WORDS}"
+        )
+    assert family_setting(name) is None
+
+
+def test_skill_curve_refuses_a_table_without_dial_players_and_deals_that_are_not_integers():
+    t = _small()
+    with pytest.raises(ValueError) as info:
+        skill_curve(t[t["player"].isin(["careful", "solver"])], "search")
+    assert (
+        str(info.value) == "skill_curve: no search-N player in the table; players: careful, solver"
+    )
+    with pytest.raises(ValueError) as info:
+        skill_curve(t.assign(deal=[str(d) for d in t["deal"]]), "search")
+    assert str(info.value) == (
+        "skill_curve: table has 12 rows whose deal is not an integer (the first: '1' (str)); "
+        "deal numbers are integers"
+    )
+    with pytest.raises(ValueError) as info:
+        bl.effort(t.assign(deal=t["deal"].astype(float)), "search")
+    assert str(info.value) == (
+        "effort: table has 12 rows whose deal is not an integer (the first: 1.0 (float)); "
+        "deal numbers are integers"
+    )
+    with pytest.raises(ValueError) as info:
+        bl.effort(t["deal"], "search")
+    assert str(info.value) == (
+        "effort: table must be a survey DataFrame (bl.survey or bl.read_survey), not a Series "
+        "of 12 values"
+    )
+
+
+def test_unresolved_rows_are_no_games_and_a_warning_counts_them():
+    t = _small()
+    t.loc[(t["player"] == "search-10") & (t["deal"] == 2), "outcome"] = "unresolved"
+    with pytest.warns(UserWarning) as caught:
+        curve = skill_curve(t, "search")
+    assert [str(w.message) for w in caught] == [
+        "skill_curve left out 1 unresolved game (neither won nor lost) and, at every "
+        "setting, the deal it was on"
+    ]
+    # deal 2 is left out at every setting: each is judged on deals 1 and 3
+    assert curve[["player", "won", "lost", "n"]].values.tolist() == [
+        ["careful", 0, 2, 2], ["search-10", 1, 1, 2], ["search-100", 2, 0, 2]]  # fmt: skip
+    assert curve.attrs["unresolved"] == 1
+    with pytest.warns(UserWarning, match=r"^effort left out 1 unresolved game "):
+        eff = bl.effort(t, "search")
+    assert eff["deal"].tolist() == [1, 3]
+
+
+LEVEL = "must be a win rate as a fraction above 0 and below 1 (0.75 for 75 %), not"
+
+
+@pytest.mark.parametrize(
+    ("level", "shown"),
+    [
+        ("0.5", "'0.5' (str)"),
+        (None, "None (NoneType)"),
+        (math.nan, "nan (float)"),
+        (True, "True (bool)"),
+        (0, "0 (int)"),
+        (1, "1 (int)"),
+        (2, "2 (int)"),
+        (1.0, "1.0 (float)"),
+    ],
+)
+def test_a_level_is_a_win_rate_strictly_between_0_and_1(level, shown):
+    curve = skill_curve(_small(), "search")
+    with pytest.raises(ValueError) as info:
+        crossing(curve, level)
+    assert str(info.value) == f"crossing: level {LEVEL} {shown}"
+    with pytest.raises(ValueError) as info:
+        locate(curve, level, 0.9)
+    assert str(info.value) == f"locate: low {LEVEL} {shown}"
+    with pytest.raises(ValueError) as info:
+        locate(curve, 0.1, level)
+    assert str(info.value) == f"locate: high {LEVEL} {shown}"
+
+
+def test_an_empty_curve_is_refused_in_one_line():
+    for call in (lambda c: crossing(c, 0.5), lambda c: locate(c, 0.5, 0.6)):
+        with pytest.raises(ValueError) as info:
+            call(skill_curve(_small(), "search").iloc[:0])
+        assert str(info.value).endswith(
+            ": curve must be a skill curve (bl.skill_curve), not an empty DataFrame"
+        )
+    with pytest.raises(ValueError) as info:
+        crossing(pd.Series([0.5] * 30), 0.5)
+    assert str(info.value) == (
+        "crossing: curve must be a skill curve (bl.skill_curve), not a Series of 30 values"
+    )
+
+
+def test_a_claim_no_setting_reaches_says_so_in_true_words():
+    t = synthetic()
+    weak = t[~t["player"].isin(["search-1000", "search-10000"])]  # search's top: about 70 %
+    located = located_claims(weak)
+    words = located.set_index(["family", "low"])["words"]
+    top = skill_curve(weak, "search").iloc[-1]
+    assert top["player"] == "search-100" and top["rate"] == 0.72
+    assert words[("search", 0.75)] == (
+        "search-N does not reach 75 % at the strongest setting surveyed (search-100: 72.0 %)"
+    )
+    assert words[("search", 0.95)] == (
+        "search-N does not reach 95 % at the strongest setting surveyed (search-100: 72.0 %)"
+    )
+    assert not any("at beyond" in w or "at at" in w for w in located["words"])
+
+
+def test_located_claims_refuses_what_is_not_a_survey_table():
+    t = synthetic()
+    for data, message in (
+        (5, "located_claims: data must be a survey DataFrame (bl.survey or bl.read_survey) or "
+            "a data folder's path, not 5 (int)"),
+        (pd.DataFrame(), "located_claims: table has no rows"),
+        (pd.concat([t, t]), "located_claims: table repeats 4,400 (deal, variant, player) rows "
+         "(the first: deal 1 of careful, bakers_dozen); a survey table has one row each "
+         "(drop_duplicates)"),
+        (t.assign(outcome=t["outcome"].where(t["deal"] != 7)),
+         "located_claims: table has 11 rows with no outcome"),
+        (t[t["player"].isin(["careful", "solver"])],
+         "located_claims: no search-N or undo-N player in the table; players: careful, solver"),
+        (t.assign(variant="good_measure"), "located_claims: no strength dial of three settings "
+         "or more (careful's included) is surveyed for a claim's variant (bakers_dozen, "
+         "bakers_dozen_return)"),
+    ):  # fmt: skip
+        with pytest.raises(ValueError) as info:
+            located_claims(data)
+        assert str(info.value) == message

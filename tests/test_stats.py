@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from bakers_lab import stats
+from bakers_lab.predict import loss_predictors
 from bakers_lab.stats import (
     PAIRED_COLUMNS,
     LossModel,
@@ -192,7 +193,13 @@ def test_paired_comparison_errors_name_what_is_allowed():
         match=re.escape("the table holds 2 variants (bakers_dozen, good_measure); pass variant="),
     ):
         paired_comparison(two, "careful", "greedy")
-    with pytest.raises(ValueError, match=re.escape("table lacks the column(s) outcome")):
+    with pytest.raises(
+        ValueError,
+        match=re.escape(
+            "paired_comparison: table lacks the column outcome; a survey table (bl.survey or "
+            "bl.read_survey) has deal, variant, player, outcome, ..."
+        ),
+    ):
         paired_comparison(t.drop(columns="outcome"), "careful", "greedy")
 
 
@@ -215,8 +222,8 @@ def test_a_deal_given_twice_is_refused():
     with pytest.raises(ValueError) as info:
         paired_comparison(make_table(rows), "a", "b")
     assert str(info.value) == (  # every statistic refuses it, whatever its players
-        "table holds deal 1 of a (bakers_dozen) twice; a survey table has one row per deal, "
-        "variant and player (drop_duplicates)"
+        "paired_comparison: table repeats 1 (deal, variant, player) row (the first: deal 1 of "
+        "a, bakers_dozen); a survey table has one row each (drop_duplicates)"
     )
 
 
@@ -444,3 +451,88 @@ def test_auc_is_the_mann_whitney_statistic_with_ties_half():
     assert stats._auc(scores, np.array([False, False, True, True])) == 0.75
     assert stats._auc(np.array([1.0, 1.0]), np.array([False, True])) == 0.5
     assert math.isnan(stats._auc(np.array([1.0, 2.0]), np.array([True, True])))
+
+
+# -- every study function checks its table first (issue 41) ------------------------------------
+
+
+def _two_players(n: int = 30) -> pd.DataFrame:
+    """``n`` deals of careful and solver with a feature; careful loses every third deal."""
+    rows = [(d, "bakers_dozen", p, "lost" if p == "careful" and d % 3 == 0 else "won")
+            for p in ("careful", "solver") for d in range(1, n + 1)]  # fmt: skip
+    depth = [d % 7 for d in range(1, n + 1)] * 2
+    return make_table(rows, {"f_depth_aces": depth, "f_inversions": depth[::-1]})
+
+
+def test_win_rates_refuses_rows_with_no_player_or_variant():
+    t = _two_players()
+    t["player"] = t["player"].astype(object)
+    t.loc[[0, 5], "player"] = [None, np.nan]
+    with pytest.raises(ValueError) as info:
+        stats.win_rates(t)
+    assert str(info.value) == "win_rates: table has 2 rows with no player"
+    t = _two_players().astype({"variant": object})
+    t.loc[3, "variant"] = ""
+    with pytest.raises(ValueError) as info:
+        stats.win_rates(t)
+    assert str(info.value) == "win_rates: table has 1 row with no variant"
+
+
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        ({"player": ["careful"]}, "table must be a survey DataFrame (bl.survey or "
+         "bl.read_survey), not a dict (dict)"),
+        (pd.DataFrame(), "table has no rows"),
+        ("careful", "table must be a survey DataFrame (bl.survey or bl.read_survey), not "
+         "'careful' (str)"),
+        ([1, 2], "table must be a survey DataFrame (bl.survey or bl.read_survey), not a list "
+         "of 2 items"),
+    ],
+)  # fmt: skip
+def test_ladder_refuses_what_is_not_a_survey_table(table, message):
+    with pytest.raises(ValueError) as info:
+        stats.ladder(table)
+    assert str(info.value) == f"ladder: {message}"
+
+
+def test_ladder_needs_two_players():
+    t = _two_players()
+    with pytest.raises(ValueError) as info:
+        stats.ladder(t[t["player"] == "solver"])
+    assert str(info.value) == "ladder: table has 1 player (solver); ladder needs at least 2"
+
+
+def test_loss_models_refuse_features_with_gaps_or_stored_as_text():
+    t = _two_players().astype({"f_depth_aces": "float64"})
+    t.loc[4, "f_depth_aces"] = np.nan
+    for call, who in ((stats.loss_model, "loss_model"), (loss_predictors, "loss_predictors")):
+        with pytest.raises(ValueError) as info:
+            call(t, "careful", repeats=2)
+        assert str(info.value) == f"{who}: table's feature f_depth_aces has 1 missing value"
+    text = _two_players().astype({"f_inversions": str})
+    with pytest.raises(ValueError) as info:
+        stats.loss_model(text, "careful", features=["f_depth_aces"])
+    assert (
+        str(info.value)
+        == "loss_model: table's feature f_inversions is stored as text, not as numbers"
+    )
+    with pytest.raises(ValueError) as info:
+        stats.logistic_model(text, "careful", features=["f_inversions"])
+    assert str(info.value) == (
+        "logistic_model: table's feature f_inversions is stored as text, not as numbers"
+    )
+    with pytest.raises(ValueError) as info:
+        stats.rate_by_decile(t, "f_depth_aces")
+    assert str(info.value) == "rate_by_decile: table's feature f_depth_aces has 1 missing value"
+
+
+def test_a_player_that_resolves_nothing_has_no_rate_in_words():
+    rows = [(d, "bakers_dozen", "solver", "unresolved") for d in (1, 2, 3)]
+    rows += [(d, "bakers_dozen", "careful", o) for d, o in ((1, "won"), (2, "lost"), (3, "won"))]
+    lines = [stats.rate_sentence(r) for _, r in stats.win_rates(make_table(rows)).iterrows()]
+    assert lines == [
+        "bakers_dozen careful: won 2 of 3 resolved = 66.67 % (95 % Wilson interval "
+        "20.77-93.85 %); unresolved 0",
+        "bakers_dozen solver: resolved none of its 3 games (every one unresolved)",
+    ]

@@ -74,8 +74,8 @@ def _with(column: str, values: list[object]) -> pd.DataFrame:
         ),
         (
             pd.concat([_table()] * 3),
-            "f: table repeats 8 (deal, variant, player) rows; a survey "
-            "table has one row each (drop_duplicates)",
+            "f: table repeats 8 (deal, variant, player) rows (the first: deal 1 of careful, "
+            "bakers_dozen); a survey table has one row each (drop_duplicates)",
         ),
     ],
 )
@@ -116,3 +116,58 @@ def test_a_twenty_digit_deal_number_is_an_integer():
     t = _table()
     t["deal"] = pd.Series([12345678901234567890, 2, 12345678901234567890, 2], dtype=object)
     check_survey(t, who="f")
+
+
+def test_names_that_only_look_like_a_dial_setting_are_named():
+    words = (
+        "a search-N player has N from 1 to 1,000,000 (positions it considers before each "
+        "move), written without leading zeros, like search-300"
+    )
+    for names, which in (
+        (["search-05"], "the player search-05 is"),
+        (["search-0", "search-abc"], "the players search-0, search-abc are"),
+        (["search-1000001"], "the player search-1000001 is"),
+    ):
+        t = _table()
+        t["player"] = [*names, "careful", "careful", "careful"][:4]
+        with pytest.raises(ValueError) as e:
+            check_survey(t.drop_duplicates(["deal", "player"]), who="f", dial="search")
+        assert str(e.value) == f"f: {which} not a setting of the search dial; {words}"
+    check_survey(_table().replace("search-10", "undo-0"), who="f", dial="undo")
+    t = _table().replace("search-10", "greedy")
+    with pytest.raises(ValueError) as e:
+        check_survey(t, who="f", dial=("search", "undo"))
+    assert str(e.value) == "f: no search-N or undo-N player in the table; players: careful, greedy"
+
+
+def test_other_number_columns_and_a_single_repeated_row():
+    t = _table().assign(nodes=[1.0, np.nan, 3.0, 4.0])
+    with pytest.raises(ValueError) as e:
+        check_survey(t, who="f", numbers=["nodes"])
+    assert str(e.value) == "f: table's column nodes has 1 missing value"
+    with pytest.raises(ValueError) as e:
+        check_survey(_table(), who="f", numbers=["nodes"])
+    assert str(e.value) == (
+        "f: table lacks the column nodes; a survey table (bl.survey or bl.read_survey) has "
+        "deal, variant, player, outcome, ..."
+    )
+    with pytest.raises(ValueError) as e:
+        check_survey(pd.concat([_table(), _table().iloc[2:3]]), who="f")
+    assert str(e.value) == (
+        "f: table repeats 1 (deal, variant, player) row (the first: deal 1 of search-10, "
+        "bakers_dozen); a survey table has one row each (drop_duplicates)"
+    )
+
+
+def test_a_bool_among_deal_numbers_and_an_empty_player_name_are_named():
+    with pytest.raises(ValueError) as e:
+        check_survey(_with("deal", pd.Series([True, 2, 1, 2], dtype=object)), who="f")
+    assert str(e.value) == (
+        "f: table has 1 row whose deal is not an integer (the first: True (bool)); deal "
+        "numbers are integers"
+    )
+    t = _table()
+    t["player"] = pd.array(["careful", "", "search-10", "search-10"], dtype="string")
+    with pytest.raises(ValueError) as e:
+        check_survey(t, who="f")
+    assert str(e.value) == "f: table has 1 row with no player"

@@ -4,15 +4,20 @@ and every reference algorithm passing every check of its promise."""
 from __future__ import annotations
 
 import dataclasses
-import heapq
-import itertools
 import time
-from collections import deque
+from typing import Any
 
 import pytest
+from submissions import (
+    astar_no_reopening,
+    astar_textbook,
+    bfs_goal_late,
+    bfs_never_marks,
+    bfs_right,
+    bfs_with_a_stack,
+)
 
 from bakers_lab.solve.heuristics import cards_not_home, detours
-from bakers_lab.solve.search import Node
 from bakers_lab.teach import (
     HEURISTIC_CASES,
     PROMISES,
@@ -33,6 +38,18 @@ def _failure(report: SearchReport | HeuristicReport) -> Failure:
     return report.failure
 
 
+def _caught(
+    fn: Any, promise: str, refs: ReferenceRuns, fails: tuple[str, int] | None = None
+) -> tuple[SearchReport, Failure]:
+    """``fn`` checked as ``promise`` on the micro deck: the report and its headline
+    failure, which must be of the check and on the seed of ``fails`` where given."""
+    r = check_search(fn, promise, cases=MICRO, quiet=True, references=refs)
+    f = _failure(r)
+    if fails is not None:
+        assert (f.check, f.case) == (fails[0], Case("micro", fails[1])), r.summary()
+    return r, f
+
+
 @pytest.fixture(scope="module")
 def refs() -> ReferenceRuns:
     """The reference runs, shared by the checks of this file (they never change: each
@@ -44,67 +61,7 @@ MICRO = SEARCH_CASES[:10]  # micro seeds 1000-1009: the first wrong lines show u
 MICRO_POSITIONS = HEURISTIC_CASES[:20]
 
 
-# -- submissions -----------------------------------------------------------------
-def bfs_right(problem):
-    node = Node(problem.initial)
-    if problem.goal_test(node.state):
-        return node
-    frontier = deque([node])
-    reached = {problem.key(node.state)}
-    while frontier:
-        node = frontier.popleft()
-        for child in node.expand(problem):
-            if problem.goal_test(child.state):
-                return child
-            s = problem.key(child.state)
-            if s not in reached:
-                reached.add(s)
-                frontier.append(child)
-    return None
-
-
-def bfs_with_a_stack(problem):  # depth-first search sold as breadth-first
-    node = Node(problem.initial)
-    frontier = [node]
-    reached = {problem.key(node.state)}
-    while frontier:
-        node = frontier.pop()
-        for child in node.expand(problem):
-            if problem.goal_test(child.state):
-                return child
-            s = problem.key(child.state)
-            if s not in reached:
-                reached.add(s)
-                frontier.append(child)
-    return None
-
-
-def bfs_goal_late(problem):  # tests the goal when a node is taken from the queue
-    frontier = deque([Node(problem.initial)])
-    reached = {problem.key(problem.initial)}
-    while frontier:
-        node = frontier.popleft()
-        if problem.goal_test(node.state):
-            return node
-        for child in node.expand(problem):
-            s = problem.key(child.state)
-            if s not in reached:
-                reached.add(s)
-                frontier.append(child)
-    return None
-
-
-def bfs_never_marks(problem):  # no set of positions seen: a tree search
-    frontier = deque([Node(problem.initial)])
-    while frontier:
-        node = frontier.popleft()
-        for child in node.expand(problem):
-            if problem.goal_test(child.state):
-                return child
-            frontier.append(child)
-    return None
-
-
+# -- submissions (and tests/submissions.py) ------------------------------------
 def bfs_illegal(problem):  # plays the second move first
     node = bfs_right(problem)
     if node is None:
@@ -133,44 +90,6 @@ def bfs_memory(problem):
 def bfs_crashes(problem):
     moves = problem.actions(problem.initial)
     return moves[len(moves)]  # one past the end
-
-
-def astar_no_reopening(problem, h):  # a closed set that is never reopened
-    start = Node(problem.initial)
-    count = itertools.count()
-    frontier = [(h(start.state), next(count), start)]
-    closed = set()
-    while frontier:
-        _, _, node = heapq.heappop(frontier)
-        k = problem.key(node.state)
-        if k in closed:
-            continue
-        if problem.goal_test(node.state):
-            return node
-        closed.add(k)
-        for child in node.expand(problem):
-            if problem.key(child.state) not in closed:
-                heapq.heappush(frontier, (child.path_cost + h(child.state), next(count), child))
-    return None
-
-
-def astar_textbook(problem, h):  # right: reopens, ties first in, first out
-    start = Node(problem.initial)
-    count = itertools.count()
-    frontier = [(h(start.state), next(count), start)]
-    best = {problem.key(start.state): 0}
-    while frontier:
-        _, _, node = heapq.heappop(frontier)
-        if best[problem.key(node.state)] < node.path_cost:
-            continue
-        if problem.goal_test(node.state):
-            return node
-        for child in node.expand(problem):
-            s = problem.key(child.state)
-            if child.path_cost < best.get(s, 10**9):
-                best[s] = child.path_cost
-                heapq.heappush(frontier, (child.path_cost + h(child.state), next(count), child))
-    return None
 
 
 def twice_cards_not_home(state):
@@ -218,9 +137,7 @@ def test_right_submissions_pass(refs):
 
 
 def test_depth_first_sold_as_breadth_first(refs):
-    r = check_search(bfs_with_a_stack, "breadth_first", cases=MICRO, quiet=True, references=refs)
-    f = _failure(r)
-    assert (f.check, f.case) == ("shortest", Case("micro", 1004))
+    r, f = _caught(bfs_with_a_stack, "breadth_first", refs, fails=("shortest", 1004))
     assert f.sentence == (
         "your line has 16 moves, a shortest one 12: it explores the newest node first: "
         "a stack, not a queue (depth-first search)"
@@ -232,9 +149,7 @@ def test_depth_first_sold_as_breadth_first(refs):
 
 
 def test_goal_tested_too_late(refs):
-    r = check_search(bfs_goal_late, "breadth_first", cases=MICRO, quiet=True, references=refs)
-    f = _failure(r)
-    assert (f.check, f.case) == ("goal", Case("micro", 1004))
+    r, f = _caught(bfs_goal_late, "breadth_first", refs, fails=("goal", 1004))
     assert f.sentence == (
         "it tests the goal too late: after generating a winning position it expanded 5 more "
         "positions; test each child when it is generated"
@@ -252,9 +167,7 @@ def test_positions_never_marked_seen(refs):
 
 
 def test_astar_without_reopening_under_an_inconsistent_heuristic(refs):
-    r = check_search(astar_no_reopening, "astar", cases=MICRO, quiet=True, references=refs)
-    f = _failure(r)
-    assert (f.check, f.case) == ("shortest", Case("micro", 1004))
+    r, f = _caught(astar_no_reopening, "astar", refs, fails=("shortest", 1004))
     assert f.sentence == (
         "your line has 13 moves, a shortest one 12: it never reopens a position: under an "
         "inconsistent heuristic, like this one, a shorter path can reach a position after it "
@@ -272,16 +185,14 @@ def test_astar_without_reopening_under_an_inconsistent_heuristic(refs):
 
 
 def test_illegal_move_named_with_its_reason(refs):
-    r = check_search(bfs_illegal, "breadth_first", cases=MICRO, quiet=True, references=refs)
-    f = _failure(r)
-    assert (f.check, f.case) == ("legal", Case("micro", 1004))
+    _, f = _caught(bfs_illegal, "breadth_first", refs, fails=("legal", 1004))
     assert f.sentence == "move 1 of your line, 2C>F, is not allowed: no foundation takes 2C now"
 
 
 def test_search_around_the_problem_is_refused(refs):
-    r = check_search(bfs_behind_the_back, "breadth_first", cases=MICRO, quiet=True, references=refs)
-    assert _failure(r).case == Case("micro", 1002)  # 1000 and 1001 have no move at all
-    assert _failure(r).sentence.startswith("your function never asked the problem for a move")
+    _, f = _caught(bfs_behind_the_back, "breadth_first", refs)
+    assert f.case == Case("micro", 1002)  # 1000 and 1001 have no move at all
+    assert f.sentence.startswith("your function never asked the problem for a move")
 
 
 def test_never_returns_is_stopped_and_reported(refs):
@@ -305,8 +216,7 @@ def test_memory_eater_is_stopped(refs):
 
 
 def test_student_traceback_is_trimmed_to_their_code(refs):
-    r = check_search(bfs_crashes, "breadth_first", cases=MICRO, quiet=True, references=refs)
-    f = _failure(r)
+    _, f = _caught(bfs_crashes, "breadth_first", refs)
     assert (
         f.sentence
         == "your function raised IndexError on the micro deck, seed 1000: list index out of range"
