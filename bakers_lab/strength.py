@@ -57,6 +57,7 @@ __all__ = [
     "Strength",
     "StrengthError",
     "strength",
+    "unplayed",
 ]
 
 #: The columns of a person's record; ``moves`` (the moves played, in this toolkit's
@@ -279,6 +280,48 @@ def _cached(variant: str, players: Sequence[str], cache: Path, deals: set[int]) 
     return t.assign(player=t["player"].astype(str), outcome=t["outcome"].astype(str))
 
 
+def _complete(rows: pd.DataFrame, players: Sequence[str]) -> set[int]:
+    """The deals of ``rows`` that every one of ``players`` has a row of."""
+    have = rows[rows["player"].isin(players)].groupby("deal")["player"].nunique()
+    return {int(d) for d in have.index[have == len(players)]}
+
+
+def unplayed(
+    games: pd.DataFrame | Iterable[tuple[object, ...]],
+    *,
+    cache: str | os.PathLike[str] | None = None,
+    players: Sequence[str] = ON_DEMAND,
+) -> list[tuple[str, int]]:
+    """The (variant, deal) pairs of ``games`` that :func:`strength` (with the same
+    ``cache`` and ``players``) would play on the spot: in neither the shipped tables
+    nor the cache.  Quick (it reads tables, plays nothing), so a page can say how
+    much work is ahead, and play them a few at a time to show its progress.
+
+    >>> unplayed([(1, "bakers_dozen", True), (2, "bakers_dozen", False)])
+    []
+    """
+    mine = _record(games)
+    folder = _folder(cache)
+    bots = _bots(players)
+    out: list[tuple[str, int]] = []
+    for variant in sorted(set(mine["variant"]), key=variant_names().index):
+        deals = sorted({int(d) for d in mine[mine["variant"] == variant]["deal"]})
+        shipped = _complete(_shelf(variant, deals), bots)
+        missing = [d for d in deals if d not in shipped]
+        if missing and folder.is_dir():
+            done = _complete(_cached(variant, bots, folder, set(missing)), bots)
+            missing = [d for d in missing if d not in done]
+        out += [(variant, d) for d in missing]
+    return out
+
+
+def _folder(cache: object) -> Path:
+    """The cache folder asked for (the default one for ``None``), or refused in one line."""
+    if cache is not None and (not isinstance(cache, str | os.PathLike) or not str(cache)):
+        raise StrengthError(f"cache must be a folder path, not {describe(cache)}")
+    return Path(cache) if cache is not None else default_cache()
+
+
 def _on_demand(
     variant: str,
     deals: Sequence[int],
@@ -296,15 +339,16 @@ def _on_demand(
 
     cache.mkdir(parents=True, exist_ok=True)
     known = _cached(variant, players, cache, set(deals))
-    done = set(known.groupby("deal")["player"].nunique().loc[lambda n: n == len(players)].index)
+    done = _complete(known, players)
     todo = [d for d in deals if d not in done]
     parts = [known[known["deal"].isin(done)]]
     if todo:
         out = _cache_dir(cache, variant, todo, players)
         if progress:
             pace = "; about a second a deal on one core" if tuple(players) == ON_DEMAND else ""
-            print(f"Playing {len(todo):,} deals the shipped tables lack ({len(players)} bots "
-                  f"each{pace}); kept in {cache}", file=sys.stderr, flush=True)  # fmt: skip
+            print(f"Playing {counted(len(todo), 'deal')} the shipped tables lack "
+                  f"({counted(len(players), 'bot')} each{pace}); kept in {cache}",
+                  file=sys.stderr, flush=True)  # fmt: skip
         t = survey(list(todo), variant, list(players), out=out, n_jobs=n_jobs,
                    chunk_size=_CHUNK, progress=progress)  # fmt: skip
         t = t[["deal", "player", "outcome", "nodes"]]
@@ -325,8 +369,7 @@ def _bot_rows(
     played on the spot: a deal the shipped tables hold for every one of ``players``
     comes from them (with whatever else they hold), any other is played now."""
     shelf = _shelf(variant, deals)
-    have = shelf[shelf["player"].isin(players)].groupby("deal")["player"].nunique()
-    shipped = {int(d) for d in have.index[have == len(players)]}
+    shipped = _complete(shelf, players)
     missing = sorted({d for d in deals if d not in shipped})
     parts = [shelf[shelf["deal"].isin(shipped)]]
     if missing:
@@ -402,23 +445,32 @@ class Strength:
                 words = ", ".join(
                     f"{p} {int(bots[bots['player'] == p]['won'].iloc[0]):,}" for p in shown_bots
                 )
-                lines.append(f"On the same {n:,} deals the bots win: {words}.")
+                same = "On the same deal" if n == 1 else f"On the same {n:,} deals"
+                lines.append(f"{same} the bots win: {words}.")
             dials = self.dials[self.dials["variant"] == variant]
-            if len(dials):
+            if len(dials) and (dials["where"] == "below").all():
+                lines.append("You win less often than careful, the lowest setting of every dial.")
+            elif len(dials):
                 lines.append("You play like " + " or ".join(_dial_text(r) for _, r in
                                                            dials.iterrows()) + ".")  # fmt: skip
             lost = self.winnable[self.winnable["variant"] == variant]
             losses = n - int(you["won"])
             if losses:
-                if len(lost) == losses:
-                    who = "Your lost game" if losses == 1 else f"All {losses:,} of your lost games"
+                if not len(lost):
+                    who = "your lost game" if losses == 1 else f"any of your {losses:,} lost games"
+                    head = f"The solver finds no win of {who}"
                 else:
-                    who = f"{len(lost):,} of your {counted(losses, 'lost game')}"
-                head = f"{who} could have been won"
-                if len(lost):
+                    if len(lost) == losses:
+                        who = (
+                            "Your lost game"
+                            if losses == 1
+                            else f"All {losses:,} of your lost games"
+                        )
+                    else:
+                        who = f"{len(lost):,} of your {counted(losses, 'lost game')}"
                     items = [_lost_text(r) for _, r in lost.head(10).iterrows()]
                     more = f" and {len(lost) - 10:,} more" if len(lost) > 10 else ""
-                    head += ": " + "; ".join(items) + more
+                    head = f"{who} could have been won: " + "; ".join(items) + more
                 lines.append(head + ".")
             out.append("\n".join(lines))
         return "\n\n".join(out)
@@ -643,9 +695,7 @@ def strength(
     n_jobs = as_int(n_jobs, "n_jobs", error=StrengthError)
     progress = as_bool(progress, "progress", error=StrengthError)
     explain_moves = as_bool(explain_moves, "explain_moves", error=StrengthError)
-    if cache is not None and (not isinstance(cache, str | os.PathLike) or not str(cache)):
-        raise StrengthError(f"cache must be a folder path, not {describe(cache)}")
-    folder = Path(cache) if cache is not None else default_cache()
+    folder = _folder(cache)
     bots = _bots(players)
     rates: list[dict[str, object]] = []
     paired: list[dict[str, object]] = []

@@ -9,8 +9,10 @@ that saved minutes.  When the cache is warm this takes about two seconds.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -66,6 +68,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # the app's journal of games ("My games"): never the person's own, in any test or
+    # in the apps and kernels the tests start
+    os.environ["BAKERS_LAB_JOURNAL"] = os.path.join(tempfile.mkdtemp(), "journal.parquet")
     if hasattr(config, "workerinput"):
         return  # a pytest-xdist worker: the controller warmed the cache already
     start = time.monotonic()

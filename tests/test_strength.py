@@ -207,3 +207,29 @@ def test_html_shows_the_summary_and_tables() -> None:
     page = s._repr_html_()
     assert "you won 1 of 2" in page and "Win rates on your deals" in page
     assert math.isclose(s.rates.iloc[0]["rate"], 0.5)
+
+
+def test_one_deal_and_one_lost_game_are_said_in_the_singular() -> None:
+    solver = _shipped("bakers_dozen_1-32000", "solver")
+    lost = next(d for d in range(1, 200) if solver[d] == "lost")  # the solver proves it lost
+    one = strength([(4, "bakers_dozen", False)], progress=False, explain_moves=False).summary()
+    lines = one.splitlines()
+    assert lines[0] == "Baker's Dozen: you won 0 of 1 (0 %, 95 %: 0–79 %)."
+    assert lines[1].startswith("On the same deal the bots win: random ")
+    assert lines[-1] == "Your lost game could have been won: game 4 (" + one.split("game 4 (")[1]
+    assert "1 deals" not in one and "1 games" not in one
+    none = strength([(lost, "bakers_dozen", False)], progress=False).summary()
+    assert none.splitlines()[-1] == "The solver finds no win of your lost game."
+    two = strength([(lost, "bakers_dozen", False)] * 2, progress=False).summary()
+    assert two.splitlines()[1].startswith("On the same 2 deals the bots win: ")
+    assert two.splitlines()[-1] == "The solver finds no win of any of your 2 lost games."
+
+
+def test_a_person_below_every_dial_is_told_so_in_one_sentence() -> None:
+    careful = _careful()
+    deals = [d for d in range(1, 40) if careful[d] == "won"][:2]
+    s = strength([(d, "bakers_dozen", False) for d in deals], progress=False, explain_moves=False)
+    assert set(s.dials["where"]) == {"below"}
+    assert s.summary().splitlines()[2] == (
+        "You win less often than careful, the lowest setting of every dial."
+    )

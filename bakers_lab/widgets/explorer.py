@@ -14,6 +14,7 @@ import ipywidgets as widgets
 
 from ..deals import Deal, DealError, deal, read_game_number
 from ..game import GameState
+from ..journal import Journal
 from ..known import known_verdict
 from ..rating import RATERS, Difficulty, rated, tag_of
 from ..rules import rules, title, variant_names
@@ -32,6 +33,7 @@ from ._common import (
     on_screen,
 )
 from .board import Board
+from .mygames import GameKeeper, MyGames, opened_words, read_save, uploaded
 from .replay import Replay
 from .review import YourGame
 
@@ -296,7 +298,9 @@ class Compare(widgets.HBox):
 _TONE = {"solved": "#2e7d32", "unsolvable": "#c0392b", "unresolved": "#b7791f"}
 _INTRO = (
     "Type a PySolFC game number and press Show (or Enter) to learn whether the deal can be "
-    "won, step through the winning line or a player's game, and play it yourself."
+    "won, step through the winning line or a player's game, and play it yourself. "
+    "Open a PySolFC game puts a game you saved in PySolFC on the board as you left it; "
+    "My games lists the games you play here (kept on this computer only) and how good you are."
 )
 
 
@@ -365,6 +369,14 @@ class GameExplorer(widgets.VBox):
     switches between the solver's line and the shortest known, once par is
     known), ``player_replay`` and ``board`` (a :class:`Board`).
 
+    ``pysol`` opens a PySolFC saved game (:meth:`open_pysol`): its deal is shown
+    and the board put at the saved position, with "Where did I lose?" and "Continue
+    from here" as for a game played on the board.  ``show_my_games`` (a toggle)
+    shows ``my_games`` (:class:`~.mygames.MyGames`) in place of the game: every game
+    played on the board is kept
+    in ``journal`` (a :class:`~bakers_lab.journal.Journal`, the user's own by default;
+    ``journal=False`` keeps nothing, as does the switch on the "My games" page).
+
     The verdict and the tabs come as soon as the solver has answered; par, the
     deal's rating and where the player lost fill in after, each announced in
     ``progress``.  With ``background`` (the web app) the searches run in a
@@ -382,6 +394,7 @@ class GameExplorer(widgets.VBox):
         budget: int = DEFAULT_MAX_NODES,
         layout: str = "rows",
         background: bool = False,
+        journal: bool | Journal = True,
     ) -> None:
         if layout not in ("rows", "row"):
             raise ValueError(f"layout must be 'rows' or 'row', not {describe(layout)}")
@@ -392,6 +405,9 @@ class GameExplorer(widgets.VBox):
         if player not in PLAYERS:
             raise ValueError(f"player must be one of {', '.join(PLAYERS)}, not {player!r}")
         self._background = as_bool(background, "background")
+        if not isinstance(journal, Journal):
+            journal = Journal(enabled=as_bool(journal, "journal"))
+        self.journal = journal
         self.model = ExplorerModel(budget)
         self._rows = layout == "rows"
         self.game = widgets.Text(
@@ -459,15 +475,43 @@ class GameExplorer(widgets.VBox):
         self.variant.observe(lambda _: self._request(quiet=True), names="value")
         self.player.observe(lambda _: self._show_player(), names="value")
         self.line_choice.observe(lambda _: self._show_line(), names="value")
+        self._keeper: GameKeeper | None = None  # the game on the board, for the journal
+        self._pending: tuple[int, str, GameState, str, str] | None = None  # goes on the board
+        self._opening = False  # the number and variant boxes are being set from a file
+        self.pysol = widgets.FileUpload(
+            accept=".pysol",
+            multiple=False,
+            description="Open a PySolFC game",
+            icon="folder-open",
+            tooltip="a game saved with PySolFC's Save or Save as (a .pysol file)",
+            layout=widgets.Layout(width="15em"),
+        )
+        self.pysol.add_class("bl-explorer-open")
+        self.pysol_message = widgets.HTML()
+        _shown_when_said(self.pysol_message)
+        self.pysol.observe(lambda _: self._uploaded(), names="value")
+        self.my_games = MyGames(
+            self.journal, run=self._run, budget=self.model.budget, on_continue=self.open_position
+        )
+        self.show_my_games = widgets.ToggleButton(
+            description="My games",
+            icon="list",
+            tooltip="the games you played here, and how good you are",
+            layout=widgets.Layout(width="9em"),
+        )
+        self.show_my_games.add_class("bl-explorer-my-games")
+        self.show_my_games.observe(lambda ch: self._my_games_shown(bool(ch["new"])), names="value")
+        self._game_view = widgets.VBox([self.verdict, self.progress, self.tabs])
+        self._my_games_view = widgets.VBox(layout=widgets.Layout(display="none"))  # filled once
         super().__init__(
             [
                 widgets.HBox(
-                    [self.game, self.variant, self.show],
+                    [self.game, self.variant, self.show, self.pysol, self.show_my_games],
                     layout=widgets.Layout(flex_flow="row wrap"),
                 ),
-                self.verdict,
-                self.progress,
-                self.tabs,
+                self.pysol_message,
+                self._game_view,
+                self._my_games_view,
             ]
         )
         self.add_class("bl-explorer")
@@ -544,7 +588,7 @@ class GameExplorer(widgets.VBox):
 
     def _request(self, *, quiet: bool = False) -> None:
         """Show the game typed (``quiet``: say nothing when the box is empty)."""
-        if quiet and not self.game.value.strip():
+        if self._opening or (quiet and not self.game.value.strip()):
             return
         try:
             number = ExplorerModel.parse(self.game.value)
@@ -560,6 +604,10 @@ class GameExplorer(widgets.VBox):
             self._show_game(number, self.variant.value)
 
     def _show_game(self, number: int, variant: str) -> None:
+        if self._pending is None:  # not a file's game: what was said of a file is old news
+            self.pysol_message.value = ""
+        self._leave_board()  # (a journal that cannot keep the game left says so there)
+        self.show_my_games.value = False  # a number typed: its game, not My games
         self._generation += 1
         self._player_generation += 1
         generation = self._generation
@@ -632,6 +680,7 @@ class GameExplorer(widgets.VBox):
         self._shown = (number, variant)
         self.tabs.layout.display = None
         self._say(self.model.verdict(result), tone=_TONE[result.outcome], detail=escape(detail))
+        self._board_ready(number, variant)
 
     def _slow_parts(self, current: Callable[[], bool], number: int, variant: str) -> None:
         """Par, the player's game and where it was lost, and the deal's rating: each
@@ -740,3 +789,122 @@ class GameExplorer(widgets.VBox):
         marked.slider.value = replay.step  # where the person had stepped to
         self.player_replay = marked
         self._place(self._player_box, marked, self._continue_button(marked, whose))
+
+    # -- the journal, and games opened from files ---------------------------------------
+    def _leave_board(self) -> None:
+        """The board's game is left for another: kept as given up if it was played."""
+        if self._keeper is not None:
+            self._keeper.leave()
+            self._keeper = None
+
+    def _board_ready(self, number: int, variant: str) -> None:
+        """A new board shows game ``number``: keep its game, and put a position waiting
+        for it (a PySolFC save, a "Continue from here" of My games) on it."""
+        if self.board is None or self.your_game is None:
+            return
+        pending, self._pending = self._pending, None
+        if pending is not None and pending[:2] != (number, variant):
+            pending = None
+        source = pending[4] if pending is not None else "app"
+        keeper = GameKeeper(
+            self.journal, self.board, number, variant, source=source, on_kept=self._kept
+        )
+        self._keeper = keeper
+        if pending is None:
+            return
+        board, position, words = self.board, pending[2], pending[3]
+        keeper.quietly(lambda: board.load(position))
+        self.tabs.selected_index = 2
+        self.your_game.loaded(words)
+
+    def _kept(self, error: str) -> None:
+        """A game was kept in the journal, or (``error``) could not be: said here too."""
+        self.my_games.kept(error)
+        if error:
+            self._pysol_say(f"Your game was not kept: {error}", bad=True)
+
+    def _my_games_shown(self, shown: bool) -> None:
+        """My games in place of the game (put on the page the first time), or back."""
+        if shown and not self._my_games_view.children:
+            self._my_games_view.children = (self.my_games,)
+        self._my_games_view.layout.display = None if shown else "none"
+        self._game_view.layout.display = "none" if shown else None
+        if shown:
+            self.my_games.refresh()
+
+    def open_position(
+        self,
+        number: int,
+        variant: str,
+        position: GameState,
+        words: str = "",
+        *,
+        source: str = "app",
+    ) -> None:
+        """Show game ``number`` of ``variant`` with ``position`` (a position of that
+        deal) on its board, "Play it yourself" open and ``words`` said there."""
+        said = words or (
+            f"The board shows game {number} after {_count(len(position.history))}: "
+            f"play on from there."
+        )
+        self._pending = (number, variant, position, said, source)
+        self.show_my_games.value = False
+        self._opening = True
+        try:
+            self.variant.value = variant
+            self.game.value = str(number)
+        finally:
+            self._opening = False
+        if self._shown == (number, variant) and self._asked is None:
+            self._leave_board()
+            self._board_ready(number, variant)
+        else:
+            self._request()
+
+    def _uploaded(self) -> None:
+        got = uploaded(self.pysol.value)
+        if got is not None:
+            self.pysol.value = ()  # the file's bytes are not kept, and the same file opens again
+            self.open_pysol(got[1], got[0])
+
+    def _pysol_say(self, text: str, *, bad: bool = False) -> None:
+        tone = "#c0392b" if bad else "#2e7d32"
+        self.pysol_message.value = (
+            f'<span class="bl-explorer-pysol" style="color:{tone}">{escape(on_screen(text))}</span>'
+        )
+
+    def open_pysol(self, data: bytes, name: str = "the file") -> None:
+        """Open a PySolFC saved game (the bytes of a ``.pysol`` file, named ``name``):
+        its deal shown, the board at the saved position.  A file that cannot be read
+        is said in one line beside the button, and nothing else changes; a statistics
+        file is opened in My games."""
+        from ..pysol import PysolFileError, read_pysol_stats
+        from .mygames import read_upload
+
+        try:
+            g = read_save(name, data)
+        except PysolFileError as exc:
+            if "a PySolFC statistics file, not a saved game" in str(exc):
+                try:
+                    table = read_upload(name, data, read_pysol_stats)
+                except PysolFileError as again:
+                    self._pysol_say(str(again), bad=True)
+                    return
+                self.my_games.open_stats(table, name)
+                self._pysol_say(f"{name} is a PySolFC statistics file: its games are in My games.")
+                self.show_my_games.value = True
+                return
+            self._pysol_say(str(exc), bad=True)
+            return
+        if g.deal.number is None or g.deal.variant not in variant_names():
+            self._pysol_say(f"{name}: the app cannot show this variant of {g.game_type}", bad=True)
+            return
+        words = opened_words(g, name)
+        self._pysol_say(words)
+        self.open_position(
+            g.deal.number,
+            g.deal.variant,
+            g.state,
+            f"{words} The board shows it as saved: play on, or ask Where did I lose?",
+            source="pysolfc",
+        )

@@ -140,8 +140,14 @@ class ReviewModel:
                 "wins it, so none of your moves lost it."
             )
         else:
+            said = e.summary()  # "not settled: winnable after …" says so already
+            said = (
+                said[0].upper() + said[1:]
+                if said.startswith("not settled")
+                else f"Not settled: {said}"
+            )
             self.message = (
-                f"Not settled: {e.summary()}. A longer search may settle it: save the moves to "
+                f"{said}. A longer search may settle it: save the moves to "
                 f"a file and run bakers-lab explain N --moves FILE --max-nodes 50000000."
             )
         return e
