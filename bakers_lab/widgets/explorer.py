@@ -15,7 +15,7 @@ import ipywidgets as widgets
 from ..deals import Deal, DealError, deal, read_game_number
 from ..game import GameState
 from ..journal import Journal
-from ..known import known_verdict
+from ..known import known_verdict, load_verdicts
 from ..rating import RATERS, Difficulty, rated, tag_of
 from ..rules import rules, title, variant_names
 from ..shuffles import MAX_GAME_NUMBER
@@ -470,6 +470,8 @@ class GameExplorer(widgets.VBox):
         self._generation = 0  # which search the page shows (a newer one replaces it)
         self._player_generation = 0
         self._threads: list[threading.Thread] = []
+        if self._background:  # the shipped verdicts read while the person types a number
+            self._run(load_verdicts)
         self.show.on_click(lambda _: self._request())
         self.game.observe(lambda _: self._request(), names="value")
         self.variant.observe(lambda _: self._request(quiet=True), names="value")
@@ -576,7 +578,7 @@ class GameExplorer(widgets.VBox):
             _close_all(w)
 
     # -- acting -------------------------------------------------------------------
-    def _run(self, work: Callable[[], None]) -> None:
+    def _run(self, work: Callable[[], object]) -> None:
         """Run ``work`` now, or (``background``) in a thread of its own."""
         if not self._background:
             work()
