@@ -56,6 +56,7 @@ from __future__ import annotations
 from ._common import DEFAULT_BUDGET
 from .board import Board, BoardModel
 from .explorer import KNOWN_OPEN, PLAYERS, Compare, ExplorerModel, GameExplorer, lost_and_won
+from .mygames import MyGames
 from .replay import Replay, ReplayModel
 from .trace import TraceModel, TraceViewer
 
@@ -68,6 +69,7 @@ __all__ = [
     "Compare",
     "ExplorerModel",
     "GameExplorer",
+    "MyGames",
     "Replay",
     "ReplayModel",
     "TraceModel",
