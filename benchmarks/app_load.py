@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import signal
 import socket
 import statistics
@@ -124,12 +125,13 @@ def one_game(page: Any, number: int, expect: Any, waits: dict[str, list[float]])
     box.fill(str(number))
     t = time.monotonic()
     box.press("Enter")
-    # the player's replay is the last thing a game shows
+    # the tabs come with the verdict; the player's game (and where it was lost) after
     tabs = explorer.locator(".lm-TabBar-tab")
-    player = explorer.locator(".bl-replay", has_text=caption)
     expect(explorer.locator(".bl-board", has_text=caption)).to_have_count(1, timeout=300_000)
-    expect(player.last).to_be_attached(timeout=300_000)
     expect(tabs.first).to_be_visible(timeout=300_000)
+    # the last thing a game shows: the careful player's game, won, or with where it lost
+    ended = explorer.get_by_text(re.compile(r"The careful player won|Where it was lost"))
+    expect(ended.first).to_be_attached(timeout=300_000)
     waits["game shown"].append(time.monotonic() - t)
     lines = explorer.locator(".bl-replay-line")
     if tabs.first.inner_text().strip() == "Winning line":
@@ -139,6 +141,7 @@ def one_game(page: Any, number: int, expect: Any, waits: dict[str, list[float]])
             expect(lines.first).to_contain_text(f"move {k} of", timeout=60_000)
             waits["replay step"].append(time.monotonic() - t)
     tabs.nth(1).click()
+    player = explorer.locator(".bl-replay:visible", has_text=caption)
     steps = player.last.locator("button.bl-next")
     for k in range(1, 4):
         if steps.is_enabled():
