@@ -275,6 +275,27 @@ def test_the_command_says_before_a_first_compile_that_it_compiles(tmp_path):
     assert seconds < 20
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["play", "1", "--player", "undo-\u0663"], "unknown player 'undo-\u0663'"),
+        (["survey", "--deals", "1", "--players", "search-x", "--out", "o"], "unknown player"),
+    ],
+)
+def test_a_cold_copy_refuses_a_player_name_before_it_speaks_of_compiling(tmp_path, args, said):
+    """Everything is checked before anything is said: no first-compile notice for a
+    command that is refused."""
+    env = _copy_of_package(tmp_path, with_cache=False)
+    out = subprocess.run(
+        [sys.executable, "-m", "bakers_lab.cli", *args],
+        env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    lines = out.stderr.splitlines()
+    assert (out.returncode, len(lines)) == (2, 1), out.stderr
+    assert lines[0].startswith(f"bakers-lab: error: {said}")
+    assert not (tmp_path / "o").exists()
+
+
 def test_the_command_says_nothing_of_compiling_when_the_cache_is_warm(capsys):
     bl.solve(5)
     assert main(["solve", "5"]) == 0
