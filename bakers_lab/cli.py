@@ -34,6 +34,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from types import FrameType
@@ -865,17 +866,36 @@ def _rated(deals: str | Sequence[int], variant: str) -> bool:
     return all(rated(n, variant) is not None for n in numbers)
 
 
-def _compile_notice(args: argparse.Namespace) -> None:
-    """Before a first compile (minutes of silence otherwise), say so on standard error."""
-    searches = _COMPILES.get(str(getattr(args, "command", "")))
-    if searches is None:
-        return
-    from .solve.compiled import compile_notice
+#: Seconds a command runs before the first-compile notice is printed: the command's
+#: own checks of its input come first (well under a second), so a refused command
+#: prints its one error line and no notice; a compile takes a minute.
+NOTICE_AFTER = 2.0
 
-    with contextlib.suppress(ValueError, TypeError, AttributeError):  # the command says
-        said = compile_notice(*searches(args)) if searches(args) else ""
-        if said:
-            print(f"bakers-lab: {said}", file=sys.stderr, flush=True)
+
+@contextlib.contextmanager
+def _compile_notice(args: argparse.Namespace) -> Iterator[None]:
+    """Before a first compile (minutes of silence otherwise), say so on standard
+    error: :data:`NOTICE_AFTER` seconds into the command, unless it has ended (or
+    been refused) by then."""
+    searches = _COMPILES.get(str(getattr(args, "command", "")))
+    said = ""
+    if searches is not None:
+        from .solve.compiled import compile_notice
+
+        with contextlib.suppress(ValueError, TypeError, AttributeError):  # the command says
+            said = compile_notice(*searches(args)) if searches(args) else ""
+    if not said:
+        yield
+        return
+    timer = threading.Timer(
+        NOTICE_AFTER, lambda: print(f"bakers-lab: {said}", file=sys.stderr, flush=True)
+    )
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -884,8 +904,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     run: Callable[[argparse.Namespace], int] = args.run
     try:
-        _compile_notice(args)
-        return _quiet_on_closed_pipe(run, args)
+        with _compile_notice(args):
+            return _quiet_on_closed_pipe(run, args)
     except (ValueError, TypeError, OSError, MemoryError) as exc:  # one line, never a traceback
         text = " ".join(str(exc).split()) or (
             "out of memory" if isinstance(exc, MemoryError) else type(exc).__name__

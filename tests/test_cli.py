@@ -280,9 +280,14 @@ def test_the_command_says_before_a_first_compile_that_it_compiles(tmp_path):
     [
         (["play", "1", "--player", "undo-\u0663"], "unknown player 'undo-\u0663'"),
         (["survey", "--deals", "1", "--players", "search-x", "--out", "o"], "unknown player"),
+        (["survey", "--deals", "0-5", "--players", "careful", "--out", "o"], "a game number"),
+        (["solve", "5", "--variant", "nope"], "unknown variant 'nope'"),
+        (["play", "5", "--player", "careful", "--variant", "nope"], "unknown variant"),
+        (["explain", "--pysol", "/nonexistent"], "PySolFC file /nonexistent: No such file"),
+        (["hint", "4", "--moves", "/nonexistent"], "--moves /nonexistent: No such file"),
     ],
 )
-def test_a_cold_copy_refuses_a_player_name_before_it_speaks_of_compiling(tmp_path, args, said):
+def test_a_cold_copy_refuses_bad_input_before_it_speaks_of_compiling(tmp_path, args, said):
     """Everything is checked before anything is said: no first-compile notice for a
     command that is refused."""
     env = _copy_of_package(tmp_path, with_cache=False)
