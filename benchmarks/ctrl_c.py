@@ -18,108 +18,43 @@ how long the same child takes to start and exit doing nothing but the imports
 from __future__ import annotations
 
 import argparse
-import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-_CHILD = """
-import sys
-import bakers_lab as bl
-from bakers_lab.solve.relax import relax
-try:
-{body}
-    print("finished", flush=True)
-except KeyboardInterrupt:
-    print("interrupted", flush=True)
-    sys.exit(130)
-"""
-
-
-def _python(body: str) -> list[str]:
-    code = _CHILD.format(body="\n".join("    " + line for line in body.strip().splitlines()))
-    return [sys.executable, "-c", code]
-
-
-CLI_GAME = (
-    "import sys\nimport bakers_lab as bl\nfrom bakers_lab.cli import main\n"
-    'bl.play(1, "search-10")\nprint("go", flush=True)\n'
-    'sys.exit(main(["play", "417", "--player", "search-1000000"]))'
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from test_interrupts import (  # the cases the tests interrupt
+    CLI_GAME,
+    DURING_RELAX,
+    SOLVE_AFTER_RELAX,
+    python,
+    start,
+    survey_command,
 )
 
 #: name: (command, the line after which the signal is sent, seconds waited after it)
 CASES = {
-    "solve after a relaxation": (
-        _python(
-            'bl.solve(417, max_nodes=1000, relax=1)\nprint("go", flush=True)\n'
-            "bl.solve(417, max_nodes=10**9)"
-        ),
-        "go",
-        2.0,
-    ),
-    "during a relaxation": (
-        _python('print("go", flush=True)\nprint(relax(2662, limit=600).verdict)'),
-        "go",
-        3.0,
-    ),
-    "a search-1000000 game (CLI)": ([sys.executable, "-c", CLI_GAME], "go", 2.0),
+    "solve after a relaxation": SOLVE_AFTER_RELAX,
+    "during a relaxation": DURING_RELAX,
+    "a search-1000000 game (CLI)": CLI_GAME,
 }
 
 
-def _run(cmd: list[str], ready: str | None, wait: float, heard: str) -> tuple[float, float]:
-    """(seconds from SIGINT to the line ``heard``, seconds from SIGINT to the exit)."""
-    child = subprocess.Popen(
-        cmd,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        bufsize=1,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+def _time(
+    cmd: list[str], ready: Callable[[subprocess.Popen[str]], None], wait: float
+) -> tuple[float, float]:
+    """Start ``cmd``; once ``ready(child)`` returns, wait ``wait`` s and send SIGINT;
+    return (seconds from it to the line ending "interrupted", seconds to the exit)."""
+    child = start(cmd, bufsize=1)
     assert child.stdout is not None
-    if ready is not None:
-        for line in child.stdout:
-            if line.strip() == ready:
-                break
+    ready(child)
     time.sleep(wait)
     t0 = time.monotonic()
-    child.send_signal(signal.SIGINT)
-    told = None
-    for line in child.stdout:
-        if line.strip().endswith(heard) and told is None:
-            told = time.monotonic() - t0
-    child.wait()
-    ended = time.monotonic() - t0
-    if child.returncode != 130 or told is None:
-        raise SystemExit(f"{cmd[-1][:60]!r}: exit {child.returncode}, never said {heard!r}")
-    return told, ended
-
-
-def _survey(tmp: Path, run: int) -> tuple[float, float]:
-    """The one-job dial survey of the test: SIGINT during deal 815."""
-    out = tmp / f"s{run}"
-    cmd = [
-        sys.executable, "-m", "bakers_lab.cli", "survey", "--deals", "803-815",
-        "--players", "search-100000", "--jobs", "1", "--chunk-size", "6", "--quiet",
-        "--out", str(out),
-    ]  # fmt: skip
-    child = subprocess.Popen(
-        cmd,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        bufsize=1,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    while len(list(out.glob("chunk-*.parquet"))) < 2:
-        time.sleep(0.1)
-    time.sleep(2)
-    t0 = time.monotonic()
-    child.send_signal(signal.SIGINT)
-    assert child.stdout is not None
+    child.send_signal(2)  # SIGINT, as a terminal's Ctrl-C
     told = None
     for line in child.stdout:
         if line.strip().endswith("interrupted") and told is None:
@@ -127,14 +62,32 @@ def _survey(tmp: Path, run: int) -> tuple[float, float]:
     child.wait()
     ended = time.monotonic() - t0
     if child.returncode != 130 or told is None:
-        raise SystemExit(f"survey: exit {child.returncode}")
+        raise SystemExit(f"{cmd[-1][:60]!r}: exit {child.returncode}, never said 'interrupted'")
     return told, ended
+
+
+def _after_line(line: str) -> Callable[[subprocess.Popen[str]], None]:
+    def ready(child: subprocess.Popen[str]) -> None:
+        assert child.stdout is not None
+        for seen in child.stdout:
+            if seen.strip() == line:
+                return
+
+    return ready
+
+
+def _after_chunks(out: Path) -> Callable[[subprocess.Popen[str]], None]:
+    def ready(child: subprocess.Popen[str]) -> None:
+        while len(list(out.glob("chunk-*.parquet"))) < 2:
+            time.sleep(0.1)
+
+    return ready
 
 
 def _floor() -> float:
     """Seconds a child takes from start to exit doing only the imports."""
     t0 = time.monotonic()
-    subprocess.run(_python("pass"), check=True, capture_output=True)
+    subprocess.run(python("pass"), check=True, capture_output=True)
     return time.monotonic() - t0
 
 
@@ -145,9 +98,12 @@ def main() -> None:
     print(f"{'case':<30} {'heard: median':>14} {'worst':>7} {'ended: median':>14} {'worst':>7}")
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for name, (cmd, ready, wait) in CASES.items():
-            results[name] = [_run(cmd, ready, wait, "interrupted") for _ in range(runs)]
-        results["a one-job dial survey (CLI)"] = [_survey(Path(tmp), i) for i in range(runs)]
+        for name, (cmd, line, wait) in CASES.items():
+            results[name] = [_time(cmd, _after_line(line), wait) for _ in range(runs)]
+        outs = [Path(tmp) / f"s{i}" for i in range(runs)]
+        results["a one-job dial survey (CLI)"] = [
+            _time(survey_command(o), _after_chunks(o), 2.0) for o in outs
+        ]
     for name, times in results.items():
         told = [t for t, _ in times]
         ended = [e for _, e in times]

@@ -39,7 +39,7 @@ except KeyboardInterrupt:
 """
 
 
-def _start(cmd: list[str], **kwargs) -> subprocess.Popen[str]:
+def start(cmd: list[str], **kwargs) -> subprocess.Popen[str]:
     """Start ``cmd`` as a terminal does, with SIGINT at its default action: a shell
     script's background job (``pytest &``) passes SIGINT ignored to its children,
     and a Python that starts with SIGINT ignored never hears a Ctrl-C."""
@@ -53,11 +53,11 @@ def _start(cmd: list[str], **kwargs) -> subprocess.Popen[str]:
     )
 
 
-def _interrupt(cmd: list[str], *, ready: str | None, wait: float) -> tuple[int, str, float]:
+def _interrupt(cmd: list[str], ready: str | None, wait: float) -> tuple[int, str, float]:
     """Run ``cmd``; after it prints the line ``ready`` (or at once), wait ``wait`` s,
     send SIGINT; return (exit code, everything it printed, seconds from the signal
     to its end)."""
-    child = _start(cmd, bufsize=1)
+    child = start(cmd, bufsize=1)
     assert child.stdout is not None
     seen = []
     if ready is not None:
@@ -76,30 +76,56 @@ def _interrupt(cmd: list[str], *, ready: str | None, wait: float) -> tuple[int, 
     return child.returncode, "".join(seen) + rest, time.monotonic() - t0
 
 
-def _python(body: str) -> list[str]:
+def python(body: str) -> list[str]:
+    """The command that runs ``body`` in :data:`_CHILD`."""
     code = _CHILD.format(body="\n".join("    " + line for line in body.strip().splitlines()))
     return [sys.executable, "-c", code]
 
 
+#: The three long calls interrupted below: (command, the line after which the signal
+#: is sent, seconds waited after it); benchmarks/ctrl_c.py times the same.
+SOLVE_AFTER_RELAX = (
+    python(
+        'bl.solve(417, max_nodes=1000, relax=1)\nprint("go", flush=True)\n'
+        "bl.solve(417, max_nodes=10**9)"
+    ),
+    "go",
+    2.0,
+)
+DURING_RELAX = (python('print("go", flush=True)\nprint(relax(2662, limit=600).verdict)'), "go", 3.0)
+# the CLI's main, run as its console script runs it, once the compiled player is
+# loaded from numba's cache (a signal during the imports would test nothing)
+CLI_GAME = (
+    [
+        sys.executable,
+        "-c",
+        "import sys\nimport bakers_lab as bl\nfrom bakers_lab.cli import main\n"
+        'bl.play(1, "search-10")\nprint("go", flush=True)\n'
+        'sys.exit(main(["play", "417", "--player", "search-1000000"]))',
+    ],
+    "go",
+    2.0,
+)
+
+
+def survey_command(out: Path) -> list[str]:
+    """The one-job dial survey interrupted below: deals 803-814 take search-100000
+    well under a second each, deal 815 about 8 s (the shipped table's times)."""
+    return [
+        sys.executable, "-m", "bakers_lab.cli", "survey", "--deals", "803-815",
+        "--players", "search-100000", "--jobs", "1", "--chunk-size", "6", "--quiet",
+        "--out", str(out),
+    ]  # fmt: skip
+
+
 def test_ctrl_c_after_a_relaxation_interrupts_the_next_solve():
-    code, out, seconds = _interrupt(
-        _python(
-            'bl.solve(417, max_nodes=1000, relax=1)\nprint("go", flush=True)\n'
-            "bl.solve(417, max_nodes=10**9)"
-        ),
-        ready="go",
-        wait=2,
-    )
+    code, out, seconds = _interrupt(*SOLVE_AFTER_RELAX)
     assert (code, out.split()[-1]) == (130, "interrupted"), out
     assert seconds < SOON
 
 
 def test_ctrl_c_during_a_relaxation_raises_and_does_not_abort():
-    code, out, seconds = _interrupt(
-        _python('print("go", flush=True)\nprint(relax(2662, limit=600).verdict)'),
-        ready="go",
-        wait=3,
-    )
+    code, out, seconds = _interrupt(*DURING_RELAX)
     # not "unknown" (the interrupt swallowed), not -6 (the solver aborting at exit)
     assert (code, out.split()[-1]) == (130, "interrupted"), out
     assert "terminate" not in out
@@ -107,30 +133,18 @@ def test_ctrl_c_during_a_relaxation_raises_and_does_not_abort():
 
 
 def test_ctrl_c_ends_a_strong_players_game_at_once():
-    # the CLI's main, run as its console script runs it, once the compiled player is
-    # loaded from numba's cache (a signal during the imports would test nothing)
-    cli = (
-        "import sys\nimport bakers_lab as bl\nfrom bakers_lab.cli import main\n"
-        'bl.play(1, "search-10")\nprint("go", flush=True)\n'
-        'sys.exit(main(["play", "417", "--player", "search-1000000"]))'
-    )
-    code, out, seconds = _interrupt([sys.executable, "-c", cli], ready="go", wait=2)
+    code, out, seconds = _interrupt(*CLI_GAME)
     assert code == 130, out
     assert out.strip().splitlines()[-1] == "bakers-lab: interrupted"
     assert seconds < SOON
 
 
 def test_ctrl_c_ends_a_one_job_dial_survey_and_its_resume_equals_the_shipped_table(tmp_path):
-    """Deals 803-814 take search-100000 well under a second each, deal 815 about 8 s
-    (the shipped table's times): the signal comes during deal 815, after the first two
+    """The signal comes during deal 815 (:func:`survey_command`), after the first two
     chunks were written, and the resume has only that deal to play."""
     out_dir = tmp_path / "s"
-    cmd = [
-        sys.executable, "-m", "bakers_lab.cli", "survey", "--deals", "803-815",
-        "--players", "search-100000", "--jobs", "1", "--chunk-size", "6", "--quiet",
-        "--out", str(out_dir),
-    ]  # fmt: skip
-    child = _start(cmd)
+    cmd = survey_command(out_dir)
+    child = start(cmd)
     deadline = time.monotonic() + 240
     while len(list(out_dir.glob("chunk-*.parquet"))) < 2 and time.monotonic() < deadline:
         assert child.poll() is None, child.communicate()[0]
