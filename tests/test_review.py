@@ -8,6 +8,7 @@ import re
 import pytest
 
 import bakers_lab as bl
+from bakers_lab.game import GameState
 from bakers_lab.solve.shortest import PAR_NODES
 
 pytest.importorskip("ipywidgets")  # an optional dependency (the notebooks extra)
@@ -357,4 +358,23 @@ def test_a_top_card_with_nowhere_to_go_is_told_the_true_reason():
     buried = b.game.columns[0][0]
     assert b.click(f"card {buried} 2") == (
         f"{buried} cannot move now: only the top card of a column moves"
+    )
+
+
+def test_a_game_not_settled_names_its_own_deal_in_the_longer_search():
+    start = bl.deal(2, "good_measure")
+    first = GameState.from_deal(start).legal_moves()[0]
+    r = ReviewModel(start, [first], budget=1)
+    r.explain()
+    assert r.message == (
+        "Not settled: the solver decided none of the positions within 1 node each. A longer "
+        "search may settle it: save the moves to a file and run bakers-lab explain 2 "
+        "--variant good_measure --moves FILE --max-nodes 50000000."
+    )
+    own = GameState.from_text(GameState.from_deal(bl.deal(4)).to_text())  # no game number
+    r = ReviewModel(own, [own.legal_moves()[0]], budget=1)
+    r.explain()
+    assert r.message.endswith(
+        "A longer search may settle it: bl.explain(position, moves, max_nodes=50_000_000) in "
+        "Python."
     )

@@ -63,7 +63,7 @@ class ReviewModel:
         solver_moves: int | None = None,
         par: ShortestResult | None = None,
     ) -> None:
-        self.start = start_of(start, who="the review")[0]
+        self.start, self.number = start_of(start, who="the review")
         self.budget = as_int(budget, "budget", low=1, high=MAX_NODES)
         self.solver_moves = solver_moves
         if par is not None and not isinstance(par, ShortestResult):
@@ -146,11 +146,21 @@ class ReviewModel:
                 if said.startswith("not settled")
                 else f"Not settled: {said}"
             )
-            self.message = (
-                f"{said}. A longer search may settle it: save the moves to "
-                f"a file and run bakers-lab explain N --moves FILE --max-nodes 50000000."
-            )
+            self.message = f"{said}. A longer search may settle it: {self.longer_search()}."
         return e
+
+    def longer_search(self) -> str:
+        """How to ask a longer search where this game was lost, with its own deal.
+
+        >>> ReviewModel(4, "").longer_search()[33:]
+        'bakers-lab explain 4 --variant bakers_dozen --moves FILE --max-nodes 50000000'
+        """
+        if self.number is None:  # a position of one's own: no game number to name
+            return "bl.explain(position, moves, max_nodes=50_000_000) in Python"
+        return (
+            f"save the moves to a file and run bakers-lab explain {self.number} --variant "
+            f"{self.start.rules.name} --moves FILE --max-nodes 50000000"
+        )
 
     def __repr__(self) -> str:
         moves = self.yours.n if self.yours is not None else "illegal"
