@@ -81,6 +81,16 @@ def _check_dial(
 ) -> None:
     """Refuse names that look like a setting of ``dials`` but are not one, then a
     table without any player of ``dials``."""
+    _check_dial_names(who, present, dials, error)
+    if not any(s is not None and s[0] in dials for s in map(dial_setting, present)):
+        wanted = " or ".join(f"{d}-N" for d in dials)
+        raise error(f"{who}: no {wanted} player in the table; players: {listed(present)}")
+
+
+def _check_dial_names(
+    who: str, present: Sequence[str], dials: Sequence[str], error: type[Exception]
+) -> None:
+    """Refuse names that look like a setting of ``dials`` but are not one."""
     for family in dials:
         odd = [p for p in present if p.startswith(f"{family}-") and dial_setting(p) is None]
         if odd:
@@ -90,9 +100,6 @@ def _check_dial(
                 else f"the players {listed(odd, 3)} are"
             )
             raise error(f"{who}: {which} not a setting of the {family} dial; {_dial_words(family)}")
-    if not any(s is not None and s[0] in dials for s in map(dial_setting, present)):
-        wanted = " or ".join(f"{d}-N" for d in dials)
-        raise error(f"{who}: no {wanted} player in the table; players: {listed(present)}")
 
 
 def _check_numbers(
@@ -173,6 +180,7 @@ def check_survey(
     numbers: Sequence[str] = (),
     players: Collection[str] = (),
     dial: str | Sequence[str] | None = None,
+    dial_names: Sequence[str] = (),
     min_players: int = 0,
     error: type[Exception] = ValueError,
 ) -> None:
@@ -187,7 +195,8 @@ def check_survey(
     missing value; every player of ``players`` present; with ``dial`` (``search``
     or ``undo``, or both), no player named like a setting of it that is not one
     (``search-05``, ``search-0``: :func:`dial_setting`) and a player of it
-    present; at least ``min_players`` players.  Raises ``error``
+    present; with ``dial_names`` (dial families), only the first of those two;
+    at least ``min_players`` players.  Raises ``error``
     (``ValueError`` unless a module's own error class is given).
     """
     head = f"{who}: table"
@@ -245,6 +254,7 @@ def check_survey(
         raise error(f"{head} has no {', '.join(absent)} rows; players: {listed(present)}")
     if dial is not None:
         _check_dial(who, present, (dial,) if isinstance(dial, str) else tuple(dial), error)
+    _check_dial_names(who, present, dial_names, error)
     if len(present) < min_players:
         raise error(
             f"{head} has {len(present)} player{'s' * (len(present) != 1)} "

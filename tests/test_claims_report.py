@@ -295,3 +295,19 @@ def test_claims_take_a_table_or_a_folder_and_a_player_that_resolved_nothing_has_
         == "greedy 90.0 % (76.9–96.0 %, n = 40); careful resolved none of its 40 games"
     )
     assert "careful" not in row["verdict"] and "nan" not in row["verdict"]
+
+
+def test_claims_refuse_a_dial_name_that_is_no_setting_rather_than_leave_it_off():
+    deals = list(range(1, 41))
+    t = pd.DataFrame({
+        "deal": deals * 2, "variant": "bakers_dozen",
+        "player": ["careful"] * 40 + ["search-0100"] * 40,
+        "outcome": ["won" if d % 2 else "lost" for d in deals] * 2,
+    })  # fmt: skip
+    with pytest.raises(ValueError) as info:
+        claims_table(t)
+    assert str(info.value) == (
+        "claims_table: the player search-0100 is not a setting of the search dial; a "
+        "search-N player has N from 1 to 1,000,000 (positions it considers before each "
+        "move), written without leading zeros, like search-300"
+    )
