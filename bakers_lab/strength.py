@@ -381,7 +381,7 @@ def _bot_rows(
 # -- the result ------------------------------------------------------------------------------
 
 #: Columns of :attr:`Strength.rates`.
-RATE_COLUMNS = ("variant", "player", "won", "n", "rate", "ci_low", "ci_high")
+RATE_COLUMNS = ("variant", "player", "won", "n", "deals", "rate", "ci_low", "ci_high")
 #: Columns of :attr:`Strength.paired`.
 PAIRED_COLUMNS = (
     "variant", "player", "deals", "you_rate", "b_rate", "diff", "diff_low", "diff_high",
@@ -400,7 +400,8 @@ class Strength:
     """What :func:`strength` found, as tidy tables (one row per thing estimated).
 
     - ``rates``: per variant, the person (``player == "you"``) and every bot that
-      played all of their deals: games won, ``n`` games, ``rate`` with its 95 %
+      played all of their deals: games won, ``n`` games (on ``deals`` different
+      deals), ``rate`` with its 95 %
       Wilson interval (``ci_low``, ``ci_high``); each bot plays each of the person's
       games on the same deal.
     - ``paired``: per variant and bot, the person against the bot on the same deals:
@@ -445,7 +446,10 @@ class Strength:
                 words = ", ".join(
                     f"{p} {int(bots[bots['player'] == p]['won'].iloc[0]):,}" for p in shown_bots
                 )
-                same = "On the same deal" if n == 1 else f"On the same {n:,} deals"
+                d = int(you["deals"])
+                same = "On the same deal" if d == 1 else f"On the same {d:,} deals"
+                if d < n:  # a deal played twice is played twice by every bot too
+                    same += f", each as often as you played it ({n:,} games),"
                 lines.append(f"{same} the bots win: {words}.")
             dials = self.dials[self.dials["variant"] == variant]
             if len(dials) and (dials["where"] == "below").all():
@@ -554,12 +558,13 @@ def _variant_tables(
     you = pd.Series(np.where(mine["won"].to_numpy(), "won", "lost"), index=index)
     won = int(mine["won"].sum())
     lo, hi = wilson_interval(won, n)
+    deals = [int(d) for d in mine["deal"]]
+    different = len(set(deals))
     rates: list[dict[str, object]] = [
-        {"variant": variant, "player": "you", "won": won, "n": n, "rate": won / n,
-         "ci_low": lo, "ci_high": hi}
+        {"variant": variant, "player": "you", "won": won, "n": n, "deals": different,
+         "rate": won / n, "ci_low": lo, "ci_high": hi}
     ]  # fmt: skip
     paired: list[dict[str, object]] = []
-    deals = [int(d) for d in mine["deal"]]
     by_player: dict[str, pd.Series] = {}
     for player, g in rows[rows["player"] != "solver"].groupby("player"):
         outcome = dict(zip(g["deal"], g["outcome"], strict=True))
@@ -569,8 +574,9 @@ def _variant_tables(
         theirs = by_player[player]
         w = int((theirs == "won").sum())
         lo, hi = wilson_interval(w, n)
-        rates.append({"variant": variant, "player": player, "won": w, "n": n, "rate": w / n,
-                      "ci_low": lo, "ci_high": hi})  # fmt: skip
+        rates.append({"variant": variant, "player": player, "won": w, "n": n,
+                      "deals": different, "rate": w / n, "ci_low": lo,
+                      "ci_high": hi})  # fmt: skip
         row = _paired_row("you", player, you, theirs, f"{variant}, the same deals")
         paired.append({"variant": variant, "player": player, "deals": row["deals"],
                        "you_rate": row["a_rate"], "b_rate": row["b_rate"],

@@ -221,7 +221,13 @@ def test_one_deal_and_one_lost_game_are_said_in_the_singular() -> None:
     none = strength([(lost, "bakers_dozen", False)], progress=False).summary()
     assert none.splitlines()[-1] == "The solver finds no win of your lost game."
     two = strength([(lost, "bakers_dozen", False)] * 2, progress=False).summary()
-    assert two.splitlines()[1].startswith("On the same 2 deals the bots win: ")
+    # one deal played twice: twice by every bot too, and said so
+    assert two.splitlines()[1].startswith(
+        "On the same deal, each as often as you played it (2 games), the bots win: "
+    )
+    assert strength([(lost, "bakers_dozen", False)] * 2, progress=False).rates.iloc[0][
+        ["n", "deals"]
+    ].tolist() == [2, 1]
     assert two.splitlines()[-1] == "The solver finds no win of any of your 2 lost games."
 
 
