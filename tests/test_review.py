@@ -295,6 +295,9 @@ def test_a_win_on_the_board_is_said_with_par_and_the_solvers_length():
         "You won: all cards home in 67 moves; par is 67 moves; the solver's winning line "
         "has 73 moves."
     )
+    assert yours.where.layout.display == "none"  # no "Where did I lose?" beside a win
+    board.undo.click()
+    assert yours.where.layout.display is None
 
 
 def test_par_known_after_the_win_is_said_then():

@@ -250,6 +250,8 @@ class YourGame(widgets.VBox):
         self.review = None
         self._place()
         board = self.board_widget.model
+        # nothing was lost in a won game: the question goes until the board changes
+        self.where.layout.display = "none" if board.won else None
         if board.won:
             won = ReviewModel(
                 board.start,
