@@ -126,6 +126,8 @@ def test_a_win_on_the_board_shows_par_beside_it(page, app):
         "You won: all cards home in 67 moves; par is 67 moves; the solver's winning line has "
         "73 moves."
     )
+    # a won game has nothing to look for: the question is gone
+    expect(explorer.locator(".bl-review button", has_text="Where did I lose?")).to_be_hidden()
     shoot(page, "app_won_on_the_board", at=board)
     assert page.refused == []
 
