@@ -79,6 +79,9 @@ def test_one_row_per_deal_and_player(name):
     for player, rows in table.groupby("player", observed=True):
         assert rows["deal"].tolist() == list(range(1, count + 1)), player
     assert set(table["variant"].astype(str)) == {manifest["variant"]}
+    # every chunk's bytes are on record, so one changed after it was written is named
+    chunks = sorted(p.stem.split("-")[1] for p in (DATA / name).glob("chunk-*.parquet"))
+    assert sorted(manifest["chunk_sha256"]) == chunks
 
 
 def test_solver_verdicts_match_the_published_and_documented_ones():
