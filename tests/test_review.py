@@ -296,8 +296,10 @@ def test_a_win_on_the_board_is_said_with_par_and_the_solvers_length():
         "has 73 moves."
     )
     assert yours.where.layout.display == "none"  # no "Where did I lose?" beside a win
+    assert [r.layout.display for r in board._move_rows] == ["none"] * 3  # no empty lines
     board.undo.click()
     assert yours.where.layout.display is None
+    assert [r.layout.display for r in board._move_rows] == [None] * 3
 
 
 def test_par_known_after_the_win_is_said_then():

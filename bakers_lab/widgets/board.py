@@ -294,13 +294,17 @@ class Board(widgets.VBox):
         def row(label: str, box: Any) -> Any:
             return widgets.HBox([widgets.Label(label, layout=widgets.Layout(width="9em")), box])
 
+        #: The three lines of moves to click (hidden when the game is over: none to show).
+        self._move_rows = (
+            row("Move a card:", self.cards),
+            row("to:", self.targets),
+            row("All legal moves:", self.legal),
+        )
         super().__init__(
             [
                 self.status,  # above the picture: what the last click did stays in sight
                 self.board,
-                row("Move a card:", self.cards),
-                row("to:", self.targets),
-                row("All legal moves:", self.legal),
+                *self._move_rows,
                 widgets.HBox([self.undo, self.restart, self.ask, self.answer]),
                 self.clicks,
             ]
@@ -364,6 +368,8 @@ class Board(widgets.VBox):
         self._targets.show(targets, disabled=m.won)
         legal = [] if m.won else [on_screen(x) for x in m.legal_moves()]
         self._legal.show(legal, disabled=m.won, selected=on_screen(m.hint) if m.hint else None)
+        for line in self._move_rows:
+            line.layout.display = "none" if over else None
         self.undo.disabled = m.played == 0
         self.restart.disabled = m.played == 0
         self.ask.disabled = over
