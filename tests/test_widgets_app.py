@@ -31,9 +31,14 @@ NUMBERS = "a whole number from 1 to 99999999999999999999 (10^20 − 1)"
 
 def shown(w):
     """The explorer's verdict as shown: the message's text out of the HTML."""
-    match = re.search(r'<span class="bl-message">(.*?)</span>', w.verdict.value)
+    match = re.search(r'<span class="bl-message">(.*?)</span>(?:<div|</div>)', w.verdict.value)
     assert match is not None, w.verdict.value
-    return match.group(1).replace("&#x27;", "'")
+    return html.unescape(re.sub(r"<[^>]+>", "", match.group(1)))
+
+
+def verdict_text(w):
+    """The whole verdict as the page shows it: its text, without the HTML."""
+    return html.unescape(re.sub(r"<[^>]+>", "", w.verdict.value))
 
 
 def explore(text, **options):
@@ -56,13 +61,12 @@ def test_deal_1_is_winnable_with_its_line_a_players_loss_and_a_board():
     assert w.message == shown(w) == want
     assert w.model.par(1, "bakers_dozen").moves == par.moves
     assert w.your_game.par is w.model.par(1, "bakers_dozen")  # a win on the board gets par
-    assert "Solved in " in w.verdict.value  # with the work done
+    assert "Solved in " in verdict_text(w)  # with the work done
     rating = bl.difficulty(1)  # and how hard the deal is
     solved = w.model.solve(1, "bakers_dozen")
     assert (
-        f"Solved in {solved.seconds:.1f} s, {solved.nodes:,} positions. "
-        f"{html.escape(rating.summary())}."
-    ) in w.verdict.value
+        f"Solved in {solved.seconds:.1f} s, {solved.nodes:,} positions. {rating.summary()}."
+    ) in verdict_text(w)
     assert w.model.difficulty(1, "bakers_dozen") == rating
     fresh = w.model.difficulty(40_001, "bakers_dozen")  # not shipped: from the kept games
     assert fresh.source == "computed" and fresh == bl.difficulty(40_001)
@@ -124,7 +128,7 @@ def test_deal_64_cannot_be_won_and_shows_the_deal():
     assert note.value == "No winning line to step through: the deal cannot be won."
     # the shipped tables hold the proof: the page answers without searching again
     assert w.model.shipped(64, "bakers_dozen")
-    assert "Proved unwinnable when the shipped tables were made (1 position)." in w.verdict.value
+    assert "Proved unwinnable when the shipped tables were made (1 position)." in verdict_text(w)
     assert 'data-card="' in picture.value
     assert w.player_text.value.startswith("The careful player got stuck after ")
     assert "can be won" not in w.player_text.value
@@ -144,8 +148,8 @@ def test_deal_417_with_a_small_budget_is_still_open():
     assert note.value == "No winning line to step through: the deal is still open."
     # not solved, so not "Solved in": the search stopped without settling it
     seconds = w.model.solve(417, "bakers_dozen").seconds
-    assert "Solved in" not in w.verdict.value
-    assert f"The search stopped after {seconds:.1f} s, 1,00" in w.verdict.value
+    assert "Solved in" not in verdict_text(w)
+    assert f"The search stopped after {seconds:.1f} s, 1,00" in verdict_text(w)
     # another unresolved deal is not said to be open for everybody
     assert explore("5", budget=1).message == (
         "Still open: the solver found neither a win nor a proof of loss within its budget of "
@@ -162,7 +166,7 @@ def test_a_bad_number_says_what_is_allowed(text):
     shown = text if text.isascii() and text.isdigit() else repr(text)  # out of range: the number
     assert w.message == f"A game number is {NUMBERS}, not {shown}"
     assert w.tabs.layout.display == "none" and w.replay is None
-    assert "Traceback" not in w.verdict.value
+    assert "Traceback" not in verdict_text(w)
 
 
 def test_an_empty_box_asks_for_a_number_and_a_bad_one_hides_the_last_game():

@@ -30,6 +30,21 @@ def on_screen(text: object) -> str:
     return _TEN.sub("10", str(text))
 
 
+_UNBROKEN = re.compile(r"(?<![\w-])((?:search|undo|lookahead)-[0-9][0-9,]*|--[a-z][a-z-]*)")
+
+
+def unbroken(html: str) -> str:
+    """Escaped text for the page with each player's name and each command option
+    kept on one line (a browser breaks lines after a hyphen: "undo-" then "100").
+
+    >>> unbroken("by search-10 or undo-100; add --variant good_measure").count("nowrap")
+    3
+    >>> unbroken("undo-100")
+    '<span style="white-space:nowrap">undo-100</span>'
+    """
+    return _UNBROKEN.sub(r'<span style="white-space:nowrap">\1</span>', html)
+
+
 def _count(n: int, what: str = "move") -> str:
     """``1 move``, ``2 moves``."""
     return f"{n:,} {what}{'' if n == 1 else 's'}"

@@ -31,6 +31,7 @@ from ._common import (
     _count,
     _Ticker,
     on_screen,
+    unbroken,
 )
 from .board import Board
 from .mygames import GameKeeper, MyGames, opened_words, read_save, uploaded
@@ -539,11 +540,12 @@ class GameExplorer(widgets.VBox):
         return f"{n - n // 2}+{n // 2}" if n > 1 else "row"
 
     def _verdict_html(self, text: str, *, tone: str, size: str = "1.15em", detail: str = "") -> str:
-        more = f'<div style="color:#555;font-size:0.9em;margin-top:2px">{detail}</div>'
+        more = f'<div style="color:#555;font-size:0.9em;margin-top:2px">{unbroken(detail)}</div>'
         return (
             f'<div style="border-left:5px solid {tone};padding:4px 10px;margin:8px 0;'
             f'font-size:{size};line-height:1.4;max-width:60em">'
-            f'<span class="bl-message">{escape(text)}</span>{more if detail else ""}</div>'
+            f'<span class="bl-message">{unbroken(escape(text))}</span>'
+            f"{more if detail else ''}</div>"
         )
 
     def _say(self, text: str, *, tone: str, size: str = "1.15em", detail: str = "") -> None:
