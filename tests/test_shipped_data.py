@@ -50,6 +50,7 @@ DIALS = {
     "bakers_dozen_search_1-2000": [*SEARCH, "search-10000", "search-30000"],
     "bakers_dozen_search_strong_1-2000": ["search-100000"],
     "bakers_dozen_search_300000_1-2000": ["search-300000"],
+    "bakers_dozen_search_1000000_1-2000": ["search-1000000"],
     "bakers_dozen_lookahead4_1-2000": ["lookahead-4"],
     "bakers_dozen_return_undo_1-2000": UNDO,
     "bakers_dozen_return_search_1-2000": SEARCH,

@@ -58,16 +58,16 @@ def test_a_person_who_won_what_careful_won_sits_at_the_dials_lowest_settings() -
 
 def test_a_person_who_won_every_solvable_deal_is_above_every_setting() -> None:
     solver = _shipped("bakers_dozen_1-32000", "solver")
-    deals = list(range(901, 961))  # undo-1000000 loses 922, search-300000 loses some too
+    deals = list(range(901, 961))  # undo-1000000 loses 922, search-1000000 922 and 930
     won = [solver[d] == "won" for d in deals]
     s = strength(_games(deals, won), progress=False)
     dials = s.dials.set_index("family")
     assert dials.loc["search", "where"] == dials.loc["undo", "where"] == "above"
-    assert dials.loc["search", "settings"][-1] == 300_000
+    assert dials.loc["search", "settings"][-1] == 1_000_000
     assert dials.loc["undo", "settings"][-1] == 1_000_000
     assert s.winnable.empty
     text = s.summary()
-    assert "more than search-300,000, the strongest setting played" in text
+    assert "more than search-1,000,000, the strongest setting played" in text
     assert "more than undo-1,000,000, the strongest setting played" in text
     assert f"you won {sum(won)} of 60" in text
 
