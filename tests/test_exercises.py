@@ -27,7 +27,6 @@ nbformat = pytest.importorskip("nbformat")
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "notebooks" / FILE_NAME
-SHIPPED = ROOT / "bakers_lab" / "teach" / FILE_NAME
 SHOTS = Path(os.environ.get("BAKERS_LAB_SCREENSHOTS", ROOT / "tests" / "screenshots"))
 SMALL = "SEARCH_DEALS = 10\nHEURISTIC_DEALS = 20\n"  # the micro deals only: seconds, not a minute
 ONE_POSITION = "Foundations: H-3 C-3 D-3 S-2\n:\n3S\n"  # won by 3S>F
@@ -73,10 +72,11 @@ def _result(cell) -> str | None:
 
 
 # -- the notebook and its copies ---------------------------------------------------
-def test_shipped_notebook_is_the_notebooks_source():
-    assert SHIPPED.read_bytes() == SOURCE.read_bytes(), (
-        f"copy notebooks/{FILE_NAME} to bakers_lab/teach/ (the wheel ships that copy)"
-    )
+def test_the_exercises_are_the_one_notebook_of_notebooks():
+    # bakers_lab/notebooks is notebooks/ (a link in a clone, its files in the wheel)
+    assert (ROOT / "bakers_lab" / "notebooks").resolve() == SOURCE.parent
+    assert not (ROOT / "bakers_lab" / "teach" / FILE_NAME).exists()  # no second copy
+    assert exercises_notebook() == json.loads(SOURCE.read_text(encoding="utf-8"))
 
 
 def test_notebook_is_an_nbgrader_assignment():

@@ -1,7 +1,7 @@
 """The exercises notebook: the teacher's copy, the student's copy, and one small check.
 
-The notebook (``05_exercises.ipynb``, shipped beside this module; its source is
-``notebooks/05_exercises.ipynb``, and a test holds the two equal) is written for
+The notebook (``notebooks/05_exercises.ipynb``, which the package ships as
+``bakers_lab/notebooks/05_exercises.ipynb``) is written for
 nbgrader: each answer cell carries nbgrader's metadata and its solution between
 ``### BEGIN SOLUTION`` and ``### END SOLUTION``; each check cell calls
 :func:`~bakers_lab.teach.check_search` or :func:`~bakers_lab.teach.check_heuristic`
@@ -69,7 +69,8 @@ Notebook = dict[str, Any]
 
 def exercises_notebook() -> Notebook:
     """The teacher's notebook (with solutions), as JSON."""
-    text = files("bakers_lab.teach").joinpath(FILE_NAME).read_text(encoding="utf-8")
+    # the one copy: notebooks/ of a clone, which the package ships as bakers_lab/notebooks
+    text = files("bakers_lab").joinpath(f"notebooks/{FILE_NAME}").read_text(encoding="utf-8")
     nb: Notebook = json.loads(text)
     return nb
 
