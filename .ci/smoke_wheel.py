@@ -92,6 +92,16 @@ def notebooks(work: Path) -> None:
     run("notebooks", str(target), "--force")
 
 
+def exercises(work: Path) -> None:
+    import json
+
+    target = work / "class"
+    expect(run("exercises", "--out", str(target)), "the student's copy written to")
+    nb = json.loads((target / "05_exercises.ipynb").read_text(encoding="utf-8"))
+    if "### BEGIN SOLUTION" in json.dumps(nb):
+        raise SmokeError("the student's copy of the exercises holds the solutions")
+
+
 def notebook_02(work: Path) -> None:
     import nbformat
     from nbclient import NotebookClient
@@ -153,6 +163,7 @@ STEPS: tuple[tuple[str, Callable[[Path], None]], ...] = (
     ("bakers-lab shortest 5", shortest),
     ("bakers-lab survey --deals 1-50 --players solver,careful", survey),
     ("bakers-lab notebooks DIR (twice: the second refuses)", notebooks),
+    ("bakers-lab exercises --out DIR (the student's copy)", exercises),
     ("notebook 02 executed (FRESH_DEALS 1-5)", notebook_02),
     ("bakers-lab app: its page served", app),
 )
