@@ -824,21 +824,16 @@ def _quiet_on_closed_pipe(
 
 
 def _searches(players: str) -> list[str]:
-    """The compiled searches a comma-separated list of players (a survey's) runs;
-    a name that is no player raises ``ValueError`` (no notice: the command says why).
+    """The compiled searches a comma-separated list of players (a survey's) runs.
 
     >>> _searches("careful, undo-3")
     ['solver', 'board players', 'undo players']
     """
     from .solve.compiled import player_search
-    from .solve.players import Player
 
     names = [p.strip() for p in players.split(",") if p.strip()]
     out = ["solver"] + (["shortest"] if "shortest" in names else [])
-    bots = [p for p in names if p not in ("solver", "shortest")]
-    for name in bots:
-        Player.parse(name)  # before anything is said
-    return out + [player_search(p) for p in bots]
+    return out + [player_search(p) for p in names if p not in ("solver", "shortest")]
 
 
 #: The compiled searches each sub-command runs (for the first-compile notice), from its
@@ -883,7 +878,8 @@ def _compile_notice(args: argparse.Namespace) -> Iterator[None]:
         from .solve.compiled import compile_notice
 
         with contextlib.suppress(ValueError, TypeError, AttributeError):  # the command says
-            said = compile_notice(*searches(args)) if searches(args) else ""
+            wanted = searches(args)
+            said = compile_notice(*wanted) if wanted else ""
     if not said:
         yield
         return

@@ -18,6 +18,7 @@ how long the same child takes to start and exit doing nothing but the imports
 from __future__ import annotations
 
 import argparse
+import signal
 import statistics
 import subprocess
 import sys
@@ -54,7 +55,7 @@ def _time(
     ready(child)
     time.sleep(wait)
     t0 = time.monotonic()
-    child.send_signal(2)  # SIGINT, as a terminal's Ctrl-C
+    child.send_signal(signal.SIGINT)  # as a terminal's Ctrl-C
     told = None
     for line in child.stdout:
         if line.strip().endswith("interrupted") and told is None:
