@@ -46,6 +46,7 @@ from .present import counted
 from .rules import rules as _rules
 from .rules import title, variant_names
 from .skill import FAMILIES, _first_reach, _round, _scale, _unscale, family_setting
+from .solve.players import GAMES_VERSION
 from .stats import _paired_row, player_order, wilson_interval
 from .validate import describe, shown
 
@@ -316,10 +317,13 @@ def unplayed(
 
 
 def _folder(cache: object) -> Path:
-    """The cache folder asked for (the default one for ``None``), or refused in one line."""
+    """Where in the cache folder asked for (the default one for ``None``) the games of
+    today's players are kept (:data:`~bakers_lab.solve.players.GAMES_VERSION`: a game an
+    older version played is never read as one of today's), or refused in one line."""
     if cache is not None and (not isinstance(cache, str | os.PathLike) or not str(cache)):
         raise StrengthError(f"cache must be a folder path, not {describe(cache)}")
-    return Path(cache) if cache is not None else default_cache()
+    base = Path(cache) if cache is not None else default_cache()
+    return base / f"games-{GAMES_VERSION}"
 
 
 def _on_demand(

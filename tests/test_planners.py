@@ -244,3 +244,42 @@ def test_cli_play_prints_the_game_that_bl_play_plays():
     assert bad.returncode == 2
     assert bad.stderr.startswith("bakers-lab: error: unknown player 'search-'; known: ")
     assert len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_a_found_win_is_played_without_its_detours():
+    """The tidy-up of a winning line (``_planners.shorten``) on a random-order dive's
+    line from deal 2: no longer, still a win on the rule engine, and nothing left to
+    take out (a second pass keeps it as it is)."""
+    from bakers_lab.solve import _core, _planners
+    from bakers_lab.solve.fast import _board, _env, _max_moves, _to_moves, _trail
+
+    start = bl.GameState.from_deal(bl.deal(2))
+    r = start.rules
+    env, cap = _env(r), MAX_DECISIONS
+    b = _board(start, env)
+    trail, buf = _trail(r, cap), np.zeros(_max_moves(r), np.int64)
+    found, _, tp = _core.dfs(b, env, 50_000, 7, 17, cap, len(buf), trail, True, True, True)
+    assert found == _core.SOLVED
+    _core.undo_to(b, env, trail, tp, 0)
+    plan = np.zeros(cap + 1, np.int64)
+    n = _planners.line_moves(b, env, trail, tp, plan)
+    width = r.deck_size + r.columns + 4
+    scratch = (np.empty((cap + 2, width), np.uint8), np.empty((cap + 2, 2), np.uint64),
+               np.empty((1, width), np.uint8))  # fmt: skip
+
+    def played(moves: np.ndarray) -> bl.GameState:
+        t = 0
+        for m in moves:
+            t = _core.step(b, env, m, trail, t)
+        g = bl.GameState.from_deal(bl.deal(2)).play_all(list[bl.Move | str](_to_moves(trail, t)))
+        _core.undo_to(b, env, trail, t, 0)
+        return g
+
+    assert played(plan[:n]).is_won
+    short, made = _planners.shorten(b, env, plan, n, trail, 0, buf, *scratch)
+    assert made > 0 and short < n, (short, n)
+    assert played(plan[:short]).is_won
+    again, _ = _planners.shorten(b, env, plan, short, trail, 0, buf, *scratch)
+    assert again == short
+    # the board is left as it was: the deal
+    assert (b.lens[: r.columns] == r.cards_per_column).all() and b.plen.sum() == 0

@@ -58,7 +58,9 @@ def test_a_person_who_won_what_careful_won_sits_at_the_dials_lowest_settings() -
 
 def test_a_person_who_won_every_solvable_deal_is_above_every_setting() -> None:
     solver = _shipped("bakers_dozen_1-32000", "solver")
-    deals = list(range(901, 961))  # undo-1000000 loses 922, search-1000000 922 and 930
+    # undo-1000000 loses 1650, search-1000000 1867: each dial's strongest setting loses
+    # one of these solvable deals, and the person wins them all
+    deals = list(range(1621, 1651)) + list(range(1851, 1881))
     won = [solver[d] == "won" for d in deals]
     s = strength(_games(deals, won), progress=False)
     dials = s.dials.set_index("family")
@@ -239,3 +241,20 @@ def test_a_person_below_every_dial_is_told_so_in_one_sentence() -> None:
     assert s.summary().splitlines()[2] == (
         "You win less often than careful, the lowest setting of every dial."
     )
+
+
+def test_games_an_older_version_kept_are_not_read_as_todays(tmp_path) -> None:
+    """The cache keeps each version's games apart (``GAMES_VERSION``): games played
+    into it are read back, but the same folder moved to an older version's place is
+    never read as today's, so the deal would be played again."""
+    from bakers_lab.solve.players import GAMES_VERSION
+    from bakers_lab.strength import unplayed
+
+    games = [(10**15 + 1, "bakers_dozen", True)]
+    bots = ("careful",)
+    strength(games, cache=tmp_path, players=bots, progress=False, n_jobs=1)
+    kept = tmp_path / f"games-{GAMES_VERSION}"
+    assert [p.name for p in kept.glob("*/_survey.json")] == ["_survey.json"]
+    assert unplayed(games, cache=tmp_path, players=bots) == []
+    kept.rename(tmp_path / f"games-{GAMES_VERSION - 1}")
+    assert unplayed(games, cache=tmp_path, players=bots) == [("bakers_dozen", 10**15 + 1)]

@@ -22,8 +22,11 @@ from ._core import (
     P_NCOLS,
     P_RANKS,
     PILE,
+    SOLVED,
+    TRAIL_W,
     autoplay,
     decode,
+    dfs,
     doom_applies,
     encode,
     gen_moves,
@@ -66,20 +69,95 @@ def put(tt, h1, h2):
     return np.int64(i0)
 
 
+@hot
+def line_moves(b, env, trail, tp, plan):
+    """The moves of the line that trail rows ``[0, tp)`` hold from the position
+    on board ``b`` (left as it was), into ``plan``; returns how many: each row
+    not made by the automatic moves of the step before it is a move."""
+    n = 0
+    i = 0
+    while i < tp:
+        m = trail[i, 0] | (trail[i, 1] << 6) | (trail[i, 2] << 12)
+        plan[n] = m
+        n += 1
+        i = step(b, env, m, trail, i)
+    undo_to(b, env, trail, tp, 0)
+    return n
+
+
+@hot
+def shorten(b, env, plan, n, trail, tp, buf, line, keys, row):
+    """Take the detours out of the winning line ``plan[:n]`` from the position on
+    board ``b`` (left as it was); returns the new length and the positions it
+    generated.  From each position of the line it plays the move that reaches
+    the latest position of the line (the line's own move if none skips ahead),
+    so the line it leaves is no longer, still wins, and passes only through
+    positions of the old one.  A position counts as reached only when it is
+    the same card for card, columns in the same places (``row`` is scratch for
+    that comparison): the moves after it name columns by their place."""
+    t = tp
+    encode(b, env, line, 0)
+    keys[0, 0] = b.hsh[0]
+    keys[0, 1] = b.hsh[1]
+    for i in range(n):
+        t = step(b, env, plan[i], trail, t)
+        encode(b, env, line, i + 1)
+        keys[i + 1, 0] = b.hsh[0]
+        keys[i + 1, 1] = b.hsh[1]
+    undo_to(b, env, trail, t, tp)
+    width = line.shape[1]
+    made = 0
+    out = 0
+    i = 0
+    t = tp
+    while i < n:
+        c = gen_moves(b, env, buf, False)
+        reach = i + 1
+        pick = plan[i]
+        for a in range(c):
+            m = buf[a]
+            t2 = step(b, env, m, trail, t)
+            made += 1
+            for j in range(n, reach, -1):
+                if keys[j, 0] == b.hsh[0] and keys[j, 1] == b.hsh[1]:
+                    encode(b, env, row, 0)
+                    same = True
+                    for w in range(width):
+                        if row[0, w] != line[j, w]:
+                            same = False
+                            break
+                    if same:
+                        reach = j
+                        pick = m
+                        break
+            undo_to(b, env, trail, t2, t)
+        plan[out] = pick  # out <= i: the moves still to read are not overwritten
+        out += 1
+        t = step(b, env, pick, trail, t)
+        i = reach
+    undo_to(b, env, trail, t, tp)
+    return out, made
+
+
 @njit(cache=True, nogil=True)  # the page can tick while it runs
 def play_search(b, env, N, W, seed, cap, patience, trail, max_moves, tt_bits, stt_bits, control):
     """Play one game as ``search-N`` from the position on board ``b``; returns
     (result, trail length, positions considered, decisions).
 
     Before each move: score every move as ``careful`` does (positions already
-    had in this game are skipped), then, while fewer than ``N`` positions have
-    been considered, expand the best-scoring stored position (best first, as
-    :func:`._core.gbfs`), never storing a position seen before in this search
-    or in the game, nor expanding one the dead-end test calls lost.  Play the
-    first move of the line to a win if one was found (and then the rest of
-    that line), else of the line to the best-scoring position considered.
-    ``control[STOP]`` set by another thread ends the game within one
-    position's expansion (result STOPPED)."""
+    had in this game are skipped); then, unless a move wins at once, spend
+    the rest of the ``N`` positions in two halves.  First a dive for a win
+    (:func:`._core.dfs` in a random order, the solver's rules, ``N // 2``
+    positions, its seed from the game's and the decision's number); then,
+    while fewer than ``N`` positions have been considered, expand the
+    best-scoring stored position (best first, as :func:`._core.gbfs`, without
+    the moves the solver's rules 2 and 7 show pointless), never storing a
+    position seen before in this search or in the game, nor expanding one the
+    dead-end test calls lost.  Play the first move of the line to a win if
+    either found one (and then the rest of that line), else of the line to
+    the best-scoring position considered.  ``control[STOP]`` set by another
+    thread ends the game within one position's expansion, or one dive
+    (result STOPPED)."""
     P = env.P
     decksize = 4 * P[P_RANKS]
     width = decksize + P[P_NCOLS] + 4
@@ -93,12 +171,23 @@ def play_search(b, env, N, W, seed, cap, patience, trail, max_moves, tt_bits, st
     parent = np.empty(S, np.int64)
     pmove = np.empty(S, np.int64)
     first = np.empty(S, np.int64)
+    held = np.full(S, -1, np.int64)  # what just_moved said of the move to each (rule 7)
     hk = np.empty(S, np.int64)
     hv = np.empty(S, np.int32)
     stt = np.zeros((1 << stt_bits, 2), np.uint64)
     slots = np.empty(S + 1, np.int64)
-    plan = np.empty(S, np.int64)
+    plan = np.empty(max(S, cap + 1), np.int64)
     nplan = 0
+    dive = N // 2
+    # the dive's own trail (a line of at most ``cap`` moves) and table
+    dtrail = np.empty((2 * cap + decksize + 8 if dive > 0 else 1, TRAIL_W), np.int64)
+    dbits = 10
+    while (1 << dbits) < 2 * dive:
+        dbits += 1
+    # a winning line's positions and keys, for taking its detours out
+    line = np.empty((cap + 2, width), np.uint8)
+    lkeys = np.empty((cap + 2, 2), np.uint64)
+    row = np.empty((1, width), np.uint8)
     iplan = 0
     # the dead-end test the search prunes with: the doom check in the extended form
     # where that applies (rule 6 of .fast); careful's own score keeps its form
@@ -123,6 +212,8 @@ def play_search(b, env, N, W, seed, cap, patience, trail, max_moves, tt_bits, st
         else:
             if stall >= patience:
                 return PATIENCE, tp, nodes, decisions
+            nplan = 0
+            iplan = 0
             n = gen_moves(b, env, buf, False)
             best = -1
             best_key = np.int64(0)
@@ -162,23 +253,41 @@ def play_search(b, env, N, W, seed, cap, patience, trail, max_moves, tt_bits, st
                                 parent[nst] = 0
                                 pmove[nst] = m
                                 first[nst] = m
+                                held[nst] = just_moved(m, t2 - tp)
                                 nheap = heap_push(hk, hv, nheap, key, nst)
                                 nst += 1
                 undo_to(b, env, trail, t2, tp)
             if best < 0:
                 return STUCK, tp, nodes, decisions
-            # then best first, until N positions have been considered (a move
-            # that wins at once needs no search)
-            if N > 1 and best_key >= WIN_SCORE * 1024 + 1024:
+            # a move that wins at once needs no search
+            deep = N > 1 and best_key >= WIN_SCORE * 1024 + 1024
+            if deep and dive > 0 and considered < N:
+                # a dive for a win: depth first in a random order, as the
+                # solver's restarts (each decision's dive is a fresh one)
+                dseed = (seed ^ ((decisions + 1) * 0x9E3779B97F4A7C15)) & 0x7FFFFFFFFFFFFFFF
+                # (a line longer than the decisions left would be cut off by the cap)
+                budget = min(dive, N - considered)
+                found, used, dtp = dfs(b, env, budget, dseed, dbits, cap - decisions, max_moves,
+                                       dtrail, True, True, True)  # fmt: skip
+                nodes += used
+                considered += used
+                undo_to(b, env, dtrail, dtp, 0)
+                if found == SOLVED:
+                    nplan = line_moves(b, env, dtrail, dtp, plan)
+                    win = 0
+            # then best first, until N positions have been considered
+            if deep and win < 0:
                 while win < 0 and nheap > 0 and considered < N:
                     if control[STOP] != 0:
                         return STOPPED, tp, nodes, decisions
                     k, nheap = heap_pop(hk, hv, nheap)
                     decode(b, env, store, k)
                     init_board(b, env)
-                    c = gen_moves(b, env, buf, False)
+                    c = gen_moves(b, env, buf, True)
                     for a in range(c):
                         m = buf[a]
+                        if moves_again(m, held[k]):
+                            continue  # rule 7: the parent has this child
                         t2 = step(b, env, m, trail, tp)
                         if not tt_has(tt, hsh[0], hsh[1]):
                             slot = put(stt, hsh[0], hsh[1])
@@ -206,6 +315,7 @@ def play_search(b, env, N, W, seed, cap, patience, trail, max_moves, tt_bits, st
                                         parent[nst] = k
                                         pmove[nst] = m
                                         first[nst] = first[k]
+                                        held[nst] = just_moved(m, t2 - tp)
                                         nheap = heap_push(hk, hv, nheap, key, nst)
                                         nst += 1
                         undo_to(b, env, trail, t2, tp)
@@ -219,7 +329,8 @@ def play_search(b, env, N, W, seed, cap, patience, trail, max_moves, tt_bits, st
                     if slots[i] >= 0:
                         stt[slots[i], 0] = 0
                         stt[slots[i], 1] = 0
-            if win >= 0:
+            if win >= 0 and nplan == 0:
+                # best first's winning line, from the stored positions' parents
                 d = 0
                 k = win
                 while k > 0:
@@ -229,6 +340,12 @@ def play_search(b, env, N, W, seed, cap, patience, trail, max_moves, tt_bits, st
                 for i in range(d // 2):
                     plan[i], plan[d - 1 - i] = plan[d - 1 - i], plan[i]
                 nplan = d
+            if win >= 0:
+                # a player who has seen a win plays it without its detours (a line
+                # longer than the decisions left is cut off by the cap as it is)
+                if decisions + nplan <= cap:
+                    nplan, made = shorten(b, env, plan, nplan, trail, tp, buf, line, lkeys, row)
+                    nodes += made
                 mv = plan[0]
                 iplan = 1
         tp = step(b, env, mv, trail, tp)
