@@ -824,15 +824,19 @@ def _quiet_on_closed_pipe(
 
 
 def _searches(players: str) -> list[str]:
-    """The compiled searches a comma-separated list of players (a survey's) runs.
+    """The compiled searches a comma-separated list of players (a survey's) runs: the
+    solver only when it is one of them (a survey of players alone never runs it, and a
+    notice that it compiles would come before every such survey until it did).
 
     >>> _searches("careful, undo-3")
-    ['solver', 'board players', 'undo players']
+    ['board players', 'undo players']
+    >>> _searches("solver,shortest,search-10")
+    ['solver', 'shortest', 'search players']
     """
     from .solve.compiled import player_search
 
     names = [p.strip() for p in players.split(",") if p.strip()]
-    out = ["solver"] + (["shortest"] if "shortest" in names else [])
+    out = [s for s in ("solver", "shortest") if s in names]
     return out + [player_search(p) for p in names if p not in ("solver", "shortest")]
 
 
@@ -843,7 +847,7 @@ _COMPILES: dict[str, Callable[[argparse.Namespace], Sequence[str]]] = {
     "shortest": lambda a: ["shortest"],
     "explain": lambda a: ["solver", "shortest"],  # its answer names par
     "hint": lambda a: ["solver"],
-    "play": lambda a: [_searches(str(a.player))[-1]],
+    "play": lambda a: _searches(str(a.player))[-1:],
     "survey": lambda a: _searches(str(a.players)),
     "difficulty": lambda a: [] if _rated([a.number], a.variant) else ["solver", "board players"],
     "pick": lambda a: (
