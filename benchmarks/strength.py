@@ -17,9 +17,10 @@ Measured on 2026-12-04 on the project's 2-core machine shared with seven other j
 (search-100000 about half of it), so about 103 s for 200 deals on two idle cores.
 
 Measured again on 2026-12-05 on an idle 2-core machine, after ``search-N`` learned to
-dive for a win (``--repeat 3 --first-repeat 1``, load average 1.1-1.5): first 21.6 s,
-second median 0.74 s, shipped median 0.61 s; ``--cpu 30``: 0.22 s of processor time a
-deal, about 22 s for 200 deals on two idle cores.
+dive for a win and ``search-3000`` joined the 18 bots of ``ON_DEMAND`` (``--repeat 3
+--first-repeat 1``, load average 1.7): first 21.9 s, second median 0.67 s, shipped
+median 0.56 s; ``--cpu 30``: 0.23 s of processor time a deal, about 23 s for 200 deals
+on two idle cores.
 """
 
 from __future__ import annotations
