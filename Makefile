@@ -20,12 +20,18 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 
-# the tests on $(WORKERS) processes, each test file on one of them (make test WORKERS=1: one process);
-# the files in the order tests/conftest.py gives (the longest first), not xdist's (the most tests
-# first, which left the longest files, with a few tests each, to the end)
+# the linters, while the compiled searches are compiled into numba's cache beside them
+# (tests/warm.py: a minute and a half on a fresh clone); then the tests on $(WORKERS)
+# processes, each test file on one of them (make test WORKERS=1: one process), the files in
+# the order tests/conftest.py gives (the longest first), not xdist's (the most tests first,
+# which left the longest files, with a few tests each, to the end)
 WORKERS ?= 2
-test: lint
+test: $(STAMP)
+	@$(BIN)/python tests/warm.py & warm=$$!; \
+	$(MAKE) --no-print-directory lint || { kill $$warm 2>/dev/null; exit 1; }; \
+	wait $$warm
 	$(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder
 
 survey: $(STAMP)
@@ -42,7 +48,7 @@ ratings: $(STAMP)
 # the compact outcome table that ships with the package (the surveys in data/ without
 # moves and timings; tests/test_packaging.py checks that it equals what data/ gives)
 outcomes: $(STAMP)
-	$(BIN)/python -m bakers_lab.datadir --out bakers_lab/outcomes.parquet
+	$(BIN)/python -m bakers_lab.files.datadir --out bakers_lab/outcomes.parquet
 
 # the wheel, in build/wheel/
 wheel: $(STAMP)

@@ -49,7 +49,7 @@ def expect(text: str, *parts: str) -> None:
 
 def installed(work: Path) -> None:
     import bakers_lab
-    from bakers_lab.datadir import find_data
+    from bakers_lab.files.datadir import find_data
 
     where = Path(bakers_lab.__file__).resolve()
     if "site-packages" not in where.parts:

@@ -9,39 +9,46 @@ True
 
 from typing import TYPE_CHECKING
 
-from .boardtext import BoardTextError
-from .cards import Card, CardError, Suit
-from .coach import ExplainError, Explanation, Hint, explain, hint
-from .deals import Deal, DealError, deal, seeded_deal
-from .features import deal_features, describe_features
-from .game import GameState, Outcome
-from .moves import Dest, IllegalMoveError, Move, MoveError, parse_moves
-from .pysol import PysolFileError, PysolGame, read_pysol_game, read_pysol_stats
-from .rating import Difficulty, DifficultyError, difficulty, pick
-from .rules import PRESETS, Rules, RulesError, UnknownVariantError, rules, variant_names
-from .skill import effort, skill_curve
-from .solve import SolverError, SolveResult
-from .solve.players import GameRecord, Player, PlayerError, play
-from .solve.search import SearchResult, classroom_deal
-from .solve.shortest import ShortestResult, shortest
-from .stats import (
+from bakers_lab.files.pysol import PysolFileError, PysolGame, read_pysol_game, read_pysol_stats
+from bakers_lab.model.boardtext import BoardTextError
+from bakers_lab.model.cards import Card, CardError, Suit
+from bakers_lab.model.deals import Deal, DealError, deal, seeded_deal
+from bakers_lab.model.game import GameState, Outcome
+from bakers_lab.model.moves import Dest, IllegalMoveError, Move, MoveError, parse_moves
+from bakers_lab.model.rules import (
+    PRESETS,
+    Rules,
+    RulesError,
+    UnknownVariantError,
+    rules,
+    variant_names,
+)
+from bakers_lab.solve import SolverError, SolveResult
+from bakers_lab.solve.players import GameRecord, Player, PlayerError, play
+from bakers_lab.solve.search import SearchResult, classroom_deal
+from bakers_lab.solve.shortest import ShortestResult, shortest
+from bakers_lab.study.coach import ExplainError, Explanation, Hint, explain, hint
+from bakers_lab.study.features import deal_features, describe_features
+from bakers_lab.study.predict import loss_model
+from bakers_lab.study.rating import Difficulty, DifficultyError, difficulty, pick
+from bakers_lab.study.skill import effort, skill_curve
+from bakers_lab.study.stats import (
     LossModel,
     ablation,
     hardest_deals,
     ladder,
-    loss_model,
     paired_comparison,
     rate_by_decile,
     wilson_interval,
     win_rates,
 )
-from .strength import Strength, StrengthError, strength
-from .survey import SurveyError, read_survey, survey
+from bakers_lab.study.strength import Strength, StrengthError, strength
+from bakers_lab.study.survey import SurveyError, read_survey, survey
 
 if TYPE_CHECKING:  # for type checkers bl.solve is the function it calls
-    from .solve.fast import solve
+    from bakers_lab.solve.fast import solve
 else:  # at run time the callable package, so that `import bakers_lab.solve.fast` works too
-    from . import solve
+    from bakers_lab import solve
 
 __version__ = "0.1.0"
 

@@ -40,14 +40,14 @@ from collections.abc import Callable, Iterator, Sequence
 from types import FrameType
 from typing import Any, NoReturn
 
-from . import __version__
-from .app import IDLE_MINUTES, MAX_PAGES
-from .deals import Deal, DealError, deal, game_number_text
-from .moves import Move
-from .rules import Rules, variant_names
-from .rules import rules as _rules
-from .userfile import read_user_file
-from .validate import shown
+from bakers_lab import __version__
+from bakers_lab.display.app import IDLE_MINUTES, MAX_PAGES
+from bakers_lab.files.userfile import read_user_file
+from bakers_lab.model.deals import Deal, DealError, deal, game_number_text
+from bakers_lab.model.moves import Move
+from bakers_lab.model.rules import Rules, variant_names
+from bakers_lab.model.rules import rules as _rules
+from bakers_lab.utils.validate import shown
 
 __all__ = ["build_parser", "deal_json", "main"]
 
@@ -145,9 +145,9 @@ def _position(args: argparse.Namespace) -> Deal:
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
-    from .present import counted
-    from .solve import DEFAULT_MAX_NODES, solve  # numba loads only when needed
-    from .solve.fast import DEFAULT_MAX_DEPTH, DEFAULT_TABLE_MIB
+    from bakers_lab.solve import DEFAULT_MAX_NODES, solve  # numba loads only when needed
+    from bakers_lab.solve.fast import DEFAULT_MAX_DEPTH, DEFAULT_TABLE_MIB
+    from bakers_lab.utils.present import counted
 
     position = _position(args)
     result = solve(
@@ -173,7 +173,10 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
 
 def _cmd_shortest(args: argparse.Namespace) -> int:
-    from .solve.shortest import DEFAULT_MAX_NODES, shortest  # numba loads only when needed
+    from bakers_lab.solve.shortest import (  # numba loads only when needed
+        DEFAULT_MAX_NODES,
+        shortest,
+    )
 
     position = _position(args)
     result = shortest(
@@ -205,8 +208,8 @@ def _kill_interrupts() -> Iterator[None]:
 
 
 def _cmd_survey(args: argparse.Namespace) -> int:
-    from .stats import rate_sentence, win_rates
-    from .survey import parse_deals, sample_deals, survey
+    from bakers_lab.study.stats import rate_sentence, win_rates
+    from bakers_lab.study.survey import parse_deals, sample_deals, survey
 
     if (args.deals is None) == (args.sample is None):
         raise ValueError("give --deals SPEC or --sample K (one of them)")
@@ -235,7 +238,7 @@ def _cmd_survey(args: argparse.Namespace) -> int:
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
-    from .report import build_report, report_text, write_html
+    from bakers_lab.display.report import build_report, report_text, write_html
 
     rep = build_report(args.path)
     if args.html:
@@ -247,14 +250,14 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 
 def _cmd_claims(args: argparse.Namespace) -> int:
-    from .claims import claims_table, format_claims
+    from bakers_lab.study.claims import claims_table, format_claims
 
     sys.stdout.write(format_claims(claims_table(args.data), markdown=args.markdown))
     return 0
 
 
 def _cmd_notebooks(args: argparse.Namespace) -> int:
-    from .datadir import copy_notebooks, find_data
+    from bakers_lab.files.datadir import copy_notebooks, find_data
 
     written = copy_notebooks(args.dir, force=args.force)
     source = find_data()
@@ -269,7 +272,7 @@ def _cmd_notebooks(args: argparse.Namespace) -> int:
 
 
 def _cmd_app(args: argparse.Namespace) -> int:
-    from .app import environment, missing, url, voila_command
+    from bakers_lab.display.app import environment, missing, url, voila_command
 
     lacking = missing()
     if lacking:
@@ -313,7 +316,7 @@ def _cmd_app(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from .solve.players import play
+    from bakers_lab.solve.players import play
 
     game = play(deal(args.number, variant=args.variant), args.player)
     if args.json:
@@ -329,15 +332,15 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _cmd_difficulty(args: argparse.Namespace) -> int:
-    from .rating import difficulty
+    from bakers_lab.study.rating import difficulty
 
     print(difficulty(args.number, variant=args.variant).summary())
     return 0
 
 
 def _cmd_pick(args: argparse.Namespace) -> int:
-    from .rating import pick
-    from .survey import parse_deals
+    from bakers_lab.study.rating import pick
+    from bakers_lab.study.survey import parse_deals
 
     deals = None if args.deals is None else parse_deals(args.deals)
     chosen = pick(
@@ -360,7 +363,7 @@ def _strength_games(args: argparse.Namespace) -> Any:
     import pandas as pd
 
     if args.pysol_stats is not None:
-        from .pysol import read_pysol_stats
+        from bakers_lab.files.pysol import read_pysol_stats
 
         t = read_pysol_stats(args.pysol_stats, player=args.player)
         players = sorted(set(t["player"]))
@@ -397,7 +400,7 @@ def _strength_games(args: argparse.Namespace) -> Any:
 
 
 def _cmd_strength(args: argparse.Namespace) -> int:
-    from .strength import strength
+    from bakers_lab.study.strength import strength
 
     print(strength(_strength_games(args), progress=not args.quiet).summary())
     return 0
@@ -457,7 +460,7 @@ def _read_input(path: str, option: str) -> str:
 
 def _read_moves(path: str | None) -> str:
     """The text of a move file (``-``: standard input), read as
-    :func:`~bakers_lab.positions.move_list` reads it."""
+    :func:`~bakers_lab.model.positions.move_list` reads it."""
     if path is None:
         return ""
     return _read_input(path, "--moves")
@@ -478,15 +481,15 @@ def _game_and_moves(
         raise ValueError(
             f"--pysol FILE holds the game, its variant and its moves: give it without {given[0]}"
         )
-    from .pysol import read_pysol_game
+    from bakers_lab.files.pysol import read_pysol_game
 
     saved = read_pysol_game(args.pysol)
     return saved.deal, list(saved.moves), saved.deal.rules
 
 
 def _cmd_explain(args: argparse.Namespace) -> int:
-    from .coach import explain
-    from .solve import DEFAULT_MAX_NODES
+    from bakers_lab.solve import DEFAULT_MAX_NODES
+    from bakers_lab.study.coach import explain
 
     game, moves, variant = _game_and_moves(args)
     budget = DEFAULT_MAX_NODES if args.max_nodes is None else args.max_nodes
@@ -519,8 +522,8 @@ def _cmd_explain(args: argparse.Namespace) -> int:
 
 
 def _cmd_hint(args: argparse.Namespace) -> int:
-    from .coach import hint, position_after
-    from .solve import DEFAULT_MAX_NODES
+    from bakers_lab.solve import DEFAULT_MAX_NODES
+    from bakers_lab.study.coach import hint, position_after
 
     game, moves, variant = _game_and_moves(args)
     g = position_after(game, moves, variant=variant)
@@ -530,8 +533,8 @@ def _cmd_hint(args: argparse.Namespace) -> int:
 
 
 def _cmd_ratings(args: argparse.Namespace) -> int:
-    from .claims import load_surveys
-    from .rating import ratings_from_survey
+    from bakers_lab.study.claims import load_surveys
+    from bakers_lab.study.rating import ratings_from_survey
 
     out = ratings_from_survey(load_surveys(args.data)).drop(columns="tag")
     out.to_parquet(args.out, index=False)
@@ -798,7 +801,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _cmd_exercises(args: argparse.Namespace) -> int:
-    from .teach.exercises import write_exercises
+    from bakers_lab.teach.exercises import write_exercises
 
     target = write_exercises(args.out, solutions=args.solutions, force=args.force)
     which = "the teacher's copy (with solutions)" if args.solutions else "the student's copy"
@@ -833,7 +836,7 @@ def _searches(players: str) -> list[str]:
     >>> _searches("solver,shortest,search-10")
     ['solver', 'shortest', 'search players']
     """
-    from .solve.compiled import player_search
+    from bakers_lab.solve.compiled import player_search
 
     names = [p.strip() for p in players.split(",") if p.strip()]
     out = [s for s in ("solver", "shortest") if s in names]
@@ -858,8 +861,8 @@ _COMPILES: dict[str, Callable[[argparse.Namespace], Sequence[str]]] = {
 
 def _rated(deals: str | Sequence[int], variant: str) -> bool:
     """True when every deal (a list of numbers, or a --deals SPEC) has a shipped rating."""
-    from .rating import rated
-    from .survey import parse_deals
+    from bakers_lab.study.rating import rated
+    from bakers_lab.study.survey import parse_deals
 
     numbers = parse_deals(deals) if isinstance(deals, str) else deals
     return all(rated(n, variant) is not None for n in numbers)
@@ -879,7 +882,7 @@ def _compile_notice(args: argparse.Namespace) -> Iterator[None]:
     searches = _COMPILES.get(str(getattr(args, "command", "")))
     said = ""
     if searches is not None:
-        from .solve.compiled import compile_notice
+        from bakers_lab.solve.compiled import compile_notice
 
         with contextlib.suppress(ValueError, TypeError, AttributeError):  # the command says
             wanted = searches(args)

@@ -22,11 +22,11 @@ from pathlib import Path
 from joblib import Parallel, delayed
 
 import bakers_lab as bl
+from bakers_lab.solve.fast import DEFAULT_MAX_NODES, solve
 
 # the worker function pickles by value; it names module functions, not bl.solve (the
 # callable package does not pickle)
-from bakers_lab.coach import explain, position_after
-from bakers_lab.solve.fast import DEFAULT_MAX_NODES, solve
+from bakers_lab.study.coach import explain, position_after
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 

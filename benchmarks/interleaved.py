@@ -139,7 +139,7 @@ def _thread(g: bl.GameState, env: Any, seed: int, max_depth: int) -> dict[str, A
     cols, lens, piles, plen = fast._arrays(g)
     b = C.new_board(cols.copy(), lens.copy(), piles.copy(), plen.copy())
     C.init_board(b, env)
-    moves = fast._max_moves(r)
+    moves = fast.move_buffer_size(r)
     return {
         "b": b,
         "rng": C.new_rng(seed),
@@ -172,7 +172,7 @@ def search(
     max_depth: int = 50_000,
 ) -> tuple[str, int, int]:
     """(outcome, nodes, moves of the replayed win or 0) of the K searches from ``g``."""
-    env = fast._env(g.rules)
+    env = fast.core_env(g.rules)
     ts = [_thread(g, env, seed, max_depth) for seed in range(1, threads + 1)]
     one = np.zeros((1 << tt_bits, 2), np.uint64)
     tables = [one] * threads if shared else [np.zeros((1 << (tt_bits - 2), 2), np.uint64)
@@ -191,7 +191,7 @@ def search(
                 continue
             res = _run_slice(t, env, tables[k], min(step, left) if shared else left)
             if res == SOLVED:
-                moves = fast._to_moves(t["trail"], int(t["st"][2]))
+                moves = fast.trail_moves(t["trail"], int(t["st"][2]))
                 h = g.copy()
                 h.play_all(list(moves))
                 used = sum(int(x["st"][3]) for x in ts)

@@ -17,7 +17,7 @@ import time
 
 import bakers_lab as bl
 from bakers_lab.solve.players import MAX_DECISIONS, PATIENCE, Player, _game
-from bakers_lab.survey import parse_deals
+from bakers_lab.study.survey import parse_deals
 
 
 def python_greedy(deal: bl.Deal) -> bool:

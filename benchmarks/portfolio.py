@@ -46,9 +46,16 @@ def one_run(deal: int, variant: str, kind: str, size: int, seed: int) -> tuple[i
     start = bl.GameState.from_deal(bl.deal(deal, variant=variant))
     r = start.rules
     depth = fast.DEFAULT_MAX_DEPTH
-    env = fast._env(r)
+    env = fast.core_env(r)
     status, used, _, _ = fast._run(
-        kind, size, seed, fast._arrays(start), env, depth, fast._max_moves(r), fast._trail(r, depth)
+        kind,
+        size,
+        seed,
+        fast._arrays(start),
+        env,
+        depth,
+        fast.move_buffer_size(r),
+        fast._trail(r, depth),
     )
     return status, used
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import bakers_lab as bl
-from bakers_lab.pysolfile import load_all
+from bakers_lab.files.pysolfile import load_all
 
 REAL = Path(__file__).resolve().parent.parent / "tests" / "data" / "pysolfc" / "statistics.dat"
 

@@ -40,7 +40,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bakers_lab.survey import parse_deals
+from bakers_lab.study.survey import parse_deals
 
 #: The last revision whose ``search-N`` looked ahead best first only (no dive).
 BEFORE = "5257e0e"
@@ -52,7 +52,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CHILD = """
 import json, sys, time
 import bakers_lab as bl
-from bakers_lab.survey import parse_deals
+from bakers_lab.study.survey import parse_deals
 deals = [bl.deal(n) for n in parse_deals(sys.argv[1])]
 repeat = int(sys.argv[3])
 for name in sys.argv[2].split(","):

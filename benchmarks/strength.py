@@ -35,7 +35,7 @@ import time
 
 import pandas as pd
 
-from bakers_lab.strength import strength
+from bakers_lab.study.strength import strength
 
 GOALS = {"first": 300.0, "second": 2.0, "shipped": 5.0}
 

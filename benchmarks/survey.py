@@ -16,7 +16,7 @@ import tempfile
 import time
 
 import bakers_lab as bl
-from bakers_lab.survey import parse_deals
+from bakers_lab.study.survey import parse_deals
 
 
 def plain_loop(numbers: list[int], variant: str) -> float:

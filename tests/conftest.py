@@ -1,25 +1,22 @@
 """Shared fixtures and hypothesis settings for the bakers_lab tests.
 
 Before the tests start, the compiled searches are compiled once into numba's
-cache (two processes, one per core), so that the test workers and the many
-processes the tests start (the command line, survey workers, notebook
-kernels) load them instead of each compiling them again: on a fresh clone
-that saved minutes.  When the cache is warm this takes about two seconds.
+cache (tests/warm.py: two processes, one per core; ``make test`` has run it already,
+beside the linters, and then this takes about two seconds).
 """
 
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import HealthCheck, settings
+from warm import warm
 
 settings.register_profile(
     "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -31,13 +28,6 @@ if TYPE_CHECKING:
 
 #: Where the chart tests leave each chart, for a person to look at.
 CHARTS = Path("/tmp/bakers_lab_charts")
-
-#: What compiles each compiled search: the solver and A* (which calls the
-#: solver first, so they share a process), and the players.
-_WARM = (
-    "import bakers_lab as bl; bl.solve(1); bl.shortest(1)",
-    "import bakers_lab as bl; [bl.play(1, p) for p in ('greedy', 'search-1', 'undo-1')]",
-)
 
 #: The test files that take longest (a minute or more each on a loaded 2-core
 #: machine: browsers, notebook kernels, forked checks, child processes), longest
@@ -73,18 +63,10 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["BAKERS_LAB_JOURNAL"] = os.path.join(tempfile.mkdtemp(), "journal.parquet")
     if hasattr(config, "workerinput"):
         return  # a pytest-xdist worker: the controller warmed the cache already
-    start = time.monotonic()
-    procs = [
-        subprocess.Popen(
-            [sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-        )
-        for code in _WARM
-    ]
-    for p, code in zip(procs, _WARM, strict=True):
-        _, err = p.communicate()
-        if p.returncode != 0:
-            raise pytest.UsageError(f"compiling the searches failed ({code}):\n{err.decode()}")
-    seconds = time.monotonic() - start
+    try:
+        seconds = warm()
+    except RuntimeError as exc:
+        raise pytest.UsageError(str(exc)) from None
     if seconds > 10:
         print(f"compiled the searches into numba's cache in {seconds:.0f} s", file=sys.stderr)
 

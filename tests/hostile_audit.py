@@ -217,7 +217,7 @@ def rewrite_chunk(path: Path, index: int, change: Callable[[Any], Any]) -> Path:
     behind the checksum's back is a case of its own)."""
     import pandas as pd
 
-    from bakers_lab.table import MANIFEST, file_digest, record_digest
+    from bakers_lab.files.table import MANIFEST, file_digest, record_digest
 
     file = path / f"chunk-{index:06d}.parquet"
     t = change(pd.read_parquet(file))
@@ -335,7 +335,7 @@ def build_cases() -> None:
         return rewrite_chunk(p, 3, lambda t: t.assign(outcome=[None] * len(t)))
 
     def other_deals(p: Path) -> Path:
-        from bakers_lab.table import for_disk, upgrade
+        from bakers_lab.files.table import for_disk, upgrade
 
         return rewrite_chunk(p, 0, lambda t: for_disk(upgrade(t).assign(
             deal=[int(n) + 100 for n in upgrade(t)["deal"]])))  # fmt: skip
@@ -414,7 +414,7 @@ def build_cases() -> None:
 
     # 4. Huge values ---------------------------------------------------------------------
     from bakers_lab.solve.players import Player as _P
-    from bakers_lab.survey import parse_deals, sample_deals
+    from bakers_lab.study.survey import parse_deals, sample_deals
 
     huge_values = {
         "Decimal 1E+10000000": Decimal("1E+10000000"),
@@ -785,7 +785,7 @@ def build_cases() -> None:
         (p / "_survey.json").write_text("[1, 2]", encoding="utf-8")
         return p
 
-    from bakers_lab.report import build_report, report_text
+    from bakers_lab.display.report import build_report, report_text
 
     ok(10, "report of a survey whose solver resolved nothing", lambda: report_text(
         unresolved_survey()), lambda t: "solver" in t and "careful" in t)  # fmt: skip
@@ -858,7 +858,7 @@ def build_cases() -> None:
     ok(13, "player_order unknown", lambda: stats.player_order("bogus"), lambda k: k[0] == 3)
 
     def model():
-        from bakers_lab.widgets import TraceModel
+        from bakers_lab.display.widgets import TraceModel
 
         return TraceModel(search.astar(search.classroom_deal(0, "tiny"), "detours", trace=True))
 

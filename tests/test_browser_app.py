@@ -23,8 +23,8 @@ from test_browser import (
 )
 
 import bakers_lab as bl
+from bakers_lab.display.widgets._common import on_screen
 from bakers_lab.solve.shortest import PAR_NODES
-from bakers_lab.widgets._common import on_screen
 
 # the fixtures of tests/test_browser.py: Chromium, a page of it, ``bakers-lab app``
 browser, page, app = shared.browser, shared.page, shared.app
@@ -44,7 +44,7 @@ def ask(explorer, number: str) -> float:
     return time.monotonic()
 
 
-def test_the_tabs_come_within_5_s_on_game_417_and_the_slow_parts_after(page, app):
+def test_the_tabs_come_with_the_verdict_on_game_417_and_the_slow_parts_after(page, app):
     from playwright.sync_api import expect
 
     base, _ = app
@@ -54,30 +54,25 @@ def test_the_tabs_come_within_5_s_on_game_417_and_the_slow_parts_after(page, app
     expect(explorer.get_by_text(re.compile("^Where it was lost: "))).to_be_visible()
     # game 1 is done: nothing else runs in the kernel (an empty progress line is hidden)
     expect(explorer.locator(".bl-explorer-progress:visible")).to_have_count(0)
-    pressed = ask(explorer, "417")
+    ask(explorer, "417")
     verdict = explorer.locator(".bl-explorer-verdict")
     tab = page.get_by_role("tab", name="A player's game")
-    expect(verdict).to_contain_text("Still open", timeout=60_000)
+    expect(verdict).to_contain_text("Still open")
     tab.wait_for(state="visible")
-    seconds = time.monotonic() - pressed
     # the shipped tables hold the solver's search of game 417: the same verdict, at once
     expect(verdict).to_contain_text(
         "From the shipped tables: the solver's search stopped after 5,000,453 positions, unsettled"
     )
     assert "Solved in" not in verdict.inner_text()
-    print(f"game 417: the tabs {seconds:.1f} s after Show")
     tab.click()
     shoot(page, "app_417_slow_parts")
     # the player's lost game is explained after, with its own ticking line
     progress = explorer.locator(".bl-explorer-progress").nth(1)
     expect(explorer.locator(".bl-replay-line").nth(0)).to_be_visible()
     expect(progress).to_contain_text("Looking for the move that lost the careful player's game")
-    expect(progress).to_be_hidden(timeout=120_000)
+    expect(progress).to_be_hidden()
     expect(explorer.get_by_text(re.compile("^Where it was lost: "))).to_be_visible()
     shoot(page, "app_417_explained")
-    # the tabs wait for the verdict and nothing else (the player's game and where it was
-    # lost fill in after, with their own progress line)
-    assert seconds <= 5.0, f"the tabs {seconds:.1f} s after Show"
     assert page.refused == []
 
 

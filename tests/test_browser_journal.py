@@ -18,7 +18,7 @@ import pytest
 import test_browser as shared
 from test_browser import open_app, server, shoot, show_game
 
-from bakers_lab.journal import Journal
+from bakers_lab.files.journal import Journal
 
 browser, page = shared.browser, shared.page
 
@@ -27,7 +27,7 @@ SAVES = Path(__file__).parent / "data" / "pysolfc"
 
 def open_file(page, button, name: str) -> None:
     """Press an "Open" button and choose ``name`` of tests/data/pysolfc in the file chooser."""
-    with page.expect_file_chooser(timeout=20_000) as chooser:
+    with page.expect_file_chooser() as chooser:
         button.click()
     chooser.value.set_files(str(SAVES / name))
 
@@ -109,9 +109,7 @@ def test_a_pysolfc_save_opens_on_the_board_and_three_games_fill_my_games(page, j
         r"^\d{4}-\d\d-\d\d \d\d:\d\d\t3\tBaker's Dozen\tgiven up\t1$", rows.nth(1).inner_text()
     )
     strength = mine.locator(".bl-mygames-strength")
-    expect(strength).to_contain_text(
-        "Baker's Dozen: you won 0 of 3 (0 %, 95 %: 0–56 %).", timeout=60_000
-    )
+    expect(strength).to_contain_text("Baker's Dozen: you won 0 of 3 (0 %, 95 %: 0–56 %).")
     expect(strength).to_contain_text("On the same 3 deals the bots win: random ")
     expect(strength).to_contain_text(
         "You win less often than careful, the lowest setting of every dial."

@@ -18,7 +18,7 @@ import pytest
 from test_browser import CHROMIUM, VIEWPORT, shot_path
 
 import bakers_lab as bl
-from bakers_lab.table import MANIFEST, for_disk
+from bakers_lab.files.table import MANIFEST, for_disk
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 SLICE = ("bakers_dozen_players_1-10000", "bakers_dozen_players_1-32000", "bakers_dozen_1-32000",
@@ -42,7 +42,7 @@ def shipped_slice(out: Path, deals: int = 1000) -> Path:
 
 @pytest.fixture(scope="module")
 def report_file(tmp_path_factory) -> Path:
-    from bakers_lab.report import write_html
+    from bakers_lab.display.report import write_html
 
     root = tmp_path_factory.mktemp("report")
     survey = shipped_slice(root / "bakers_dozen_1-1000")

@@ -51,7 +51,7 @@ def _notebook(*sources: str) -> str:
 NOTEBOOKS = {
     "replay_and_trace.ipynb": _notebook(
         "import bakers_lab as bl\nfrom bakers_lab.solve import search\n"
-        "from bakers_lab.widgets import Replay, TraceViewer",
+        "from bakers_lab.display.widgets import Replay, TraceViewer",
         "Replay(bl.solve(5))",
         'TraceViewer(search.astar(search.classroom_deal(0, "tiny"), "detours", trace=True))',
     ),
@@ -102,7 +102,7 @@ def click_next_in_place(page, widget, line, expected) -> None:
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     for k in range(1, CLICKS + 1):
         page.mouse.click(x, y)
-        expect(line).to_have_text(re.compile(expected(k)), timeout=20_000)
+        expect(line).to_have_text(re.compile(expected(k)))
         sizes.add(size())
     assert len(sizes) > 1, f"the picture kept its size {sizes}: nothing could move"
     after = button.bounding_box()

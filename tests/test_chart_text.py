@@ -13,10 +13,11 @@ import pytest
 from chart_text import cut_texts, overlapping_texts
 from matplotlib.figure import Figure
 
-from bakers_lab import plots, stats
-from bakers_lab.claims import load_surveys
-from bakers_lab.predict import loss_predictors
+from bakers_lab.display import plots
 from bakers_lab.solve import search
+from bakers_lab.study import predict
+from bakers_lab.study.claims import load_surveys
+from bakers_lab.study.predict import loss_predictors
 
 SHOWN = Path(__file__).parent / "screenshots" / "charts"
 
@@ -33,7 +34,7 @@ def _cases(t) -> dict[str, Callable[[], Figure]]:
         "win_rate_chart": lambda: plots.win_rate_chart(t, variant="bakers_dozen"),
         "win_rate_chart/return": lambda: plots.win_rate_chart(t, variant="bakers_dozen_return"),
         "lookahead_chart": lambda: plots.lookahead_chart(t, variant="bakers_dozen"),
-        "odds_ratio_chart": lambda: plots.odds_ratio_chart(stats.loss_model(bd, "careful")),
+        "odds_ratio_chart": lambda: plots.odds_ratio_chart(predict.loss_model(bd, "careful")),
         "decile_chart": lambda: plots.decile_chart(bd, "f_inversions"),
         "effort_chart": lambda: plots.effort_chart(bd, "f_blocked_cards"),
         "variant_chart": lambda: plots.variant_chart(t),

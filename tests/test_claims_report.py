@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 import bakers_lab as bl
-from bakers_lab.claims import CLAIMS, claims_table, default_data_dir, format_claims
-from bakers_lab.report import build_report, report_html, report_text
+from bakers_lab.display.report import build_report, report_html, report_text
+from bakers_lab.study.claims import CLAIMS, claims_table, default_data_dir, format_claims
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -210,7 +210,7 @@ def test_cli_report(small_survey, tmp_path):
 
 
 def test_contents_says_what_the_surveys_hold_in_a_narrow_table():
-    from bakers_lab.claims import contents
+    from bakers_lab.study.claims import contents
 
     t = pd.DataFrame(
         {
@@ -234,7 +234,7 @@ def test_contents_says_what_the_surveys_hold_in_a_narrow_table():
 
 
 def test_par_is_a_column_never_a_player():
-    from bakers_lab.claims import load_surveys
+    from bakers_lab.study.claims import load_surveys
 
     surveys = load_surveys()
     assert "shortest" not in set(surveys["player"])
@@ -245,7 +245,7 @@ def test_par_is_a_column_never_a_player():
     assert set(one["par"]) == {67} and set(one["par_bound"]) == {67}
     assert len(one) == one["player"].nunique() > 5
     # the par chart reads par from the column
-    from bakers_lab.par import pars
+    from bakers_lab.study.par import pars
 
     assert len(pars(bd)) == 998  # deals 1-1000 but the two unsolvable: no par, no bound
 
@@ -253,7 +253,7 @@ def test_par_is_a_column_never_a_player():
 def test_the_report_says_what_the_notebooks_say(tmp_path):
     from test_browser_report import shipped_slice
 
-    from bakers_lab.predict import FEATURE_GROUPS, loss_predictors
+    from bakers_lab.study.predict import FEATURE_GROUPS, loss_predictors
 
     rep = build_report(shipped_slice(tmp_path / "s"), progress=False)
     assert "shortest" not in set(rep.rates["player"])

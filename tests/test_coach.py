@@ -12,7 +12,7 @@ import pytest
 
 import bakers_lab as bl
 from bakers_lab.cli import main
-from bakers_lab.coach import MAX_OPEN_PROBES, position_after
+from bakers_lab.study.coach import MAX_OPEN_PROBES, position_after
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 BUDGET = 1_000_000
@@ -207,7 +207,7 @@ def test_the_move_file_help_says_what_the_reader_takes(capsys):
         "standing alone, a number with a dot or a parenthesis such as 12. or 12), is skipped"
     ) in help_text
     # and the reader does what it says
-    from bakers_lab.positions import move_list
+    from bakers_lab.model.positions import move_list
 
     assert move_list("1. AD>F; 2) 5S>6D,7C>8H\n12) 10h>jh # done") == [
         "AD>F", "5S>6D", "7C>8H", "10h>jh"]  # fmt: skip

@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 
 import bakers_lab as bl
-from bakers_lab.datadir import load_surveys
-from bakers_lab.table import SurveyError, file_digest, record_digest
+from bakers_lab.files.datadir import load_surveys
+from bakers_lab.files.table import SurveyError, file_digest, record_digest
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 

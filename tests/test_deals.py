@@ -249,7 +249,7 @@ def test_seeded_deals_pinned_and_stable_king_rule():
 
 def test_seeded_stable_rule_keeps_order():
     # Dealing without the King rule and applying it by hand gives the same columns
-    from bakers_lab.shuffles import shuffle_seeded
+    from bakers_lab.model.shuffles import shuffle_seeded
 
     deck = [bl.Card(r, s) for s in bl.Suit for r in range(1, 14)]
     cards = shuffle_seeded(deck, 2**64 - 1)

@@ -1,4 +1,4 @@
-"""Tests for bakers_lab.features: hand-counted boards, a plain per-deal
+"""Tests for bakers_lab.study.features: hand-counted boards, a plain per-deal
 reimplementation on real deals of every preset, and the rule engine's move count."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import pytest
 from pinned import BAKERS_DOZEN_1_COLUMNS, card_id
 
 import bakers_lab as bl
-from bakers_lab import features as F
-from bakers_lab.cards import Card
+from bakers_lab.model.cards import Card
+from bakers_lab.study import features as F
 
 # A 16-card deck (A-4 of each suit), 4 columns of 4: "King" is the Four, "Queen" the Three.
 SMALL = bl.rules("bakers_dozen").replace(ranks=4, columns=4)

@@ -15,7 +15,7 @@ import pytest
 from procs import alive, descendants
 
 import bakers_lab as bl
-from bakers_lab.survey import SurveyError
+from bakers_lab.study.survey import SurveyError
 
 ROOT = Path(__file__).resolve().parent.parent
 DEALS = "1-60"
@@ -96,7 +96,7 @@ def test_a_folder_another_process_holds_is_refused_and_left_alone(tmp_path):
 
 def test_the_lock_is_held_in_this_process_for_the_whole_run(tmp_path, monkeypatch):
     """While a survey computes, the folder's lock is taken (checked from inside a chunk)."""
-    survey_module = sys.modules["bakers_lab.survey"]  # bl.survey is the function
+    survey_module = sys.modules["bakers_lab.study.survey"]  # bl.survey is the function
 
     out = tmp_path / "s"
     seen = []
@@ -122,7 +122,8 @@ def test_the_lock_is_held_in_this_process_for_the_whole_run(tmp_path, monkeypatc
     os.close(fd)
 
 
-def test_workers_end_soon_after_a_kill_9_of_the_survey(tmp_path):
+@pytest.mark.timeout(300)  # orphaned workers would solve on for many minutes
+def test_workers_end_after_a_kill_9_of_the_survey(tmp_path):
     out = tmp_path / "s"
     survey = subprocess.Popen(
         [sys.executable, "-m", "bakers_lab.cli", "survey", "--deals", "1-400", "--players",
@@ -131,19 +132,16 @@ def test_workers_end_soon_after_a_kill_9_of_the_survey(tmp_path):
     )  # fmt: skip
     workers: list[int] = []
     try:
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
+        while True:  # until the workers are solving (else the test's timeout ends it)
+            assert survey.poll() is None, "the survey ended before its workers were seen"
             workers = descendants(survey.pid)
             if len(workers) >= 2 and any(out.glob("chunk-*.parquet")):
                 break
             time.sleep(0.3)
-        assert len(workers) >= 2, "the survey did not start its workers"
         os.kill(survey.pid, signal.SIGKILL)
         survey.wait()
-        end = time.monotonic() + 10
-        while time.monotonic() < end and any(alive(w) for w in workers):
+        while any(alive(w) for w in workers):  # orphans would run on, and time the test out
             time.sleep(0.2)
-        left = [w for w in workers if alive(w)]
     finally:
         if survey.poll() is None:
             survey.kill()
@@ -151,7 +149,6 @@ def test_workers_end_soon_after_a_kill_9_of_the_survey(tmp_path):
         for w in workers:
             if alive(w):
                 os.kill(w, signal.SIGKILL)
-    assert left == [], f"{len(left)} workers still alive 10 s after kill -9"
     # the system dropped the killed survey's lock: the folder is refused for what it
     # holds, not for being written
     with pytest.raises(SurveyError, match=r"holds another survey \(it differs in: players"):

@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 import bakers_lab as bl
-from bakers_lab.deals import game_number
+from bakers_lab.model.deals import game_number
 from bakers_lab.solve.fast import _portfolio
-from bakers_lab.survey import SurveyError, parse_deals, sample_deals
+from bakers_lab.study.survey import SurveyError, parse_deals, sample_deals
 
 INTEGER_TYPES = [
     int,

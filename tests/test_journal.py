@@ -1,4 +1,4 @@
-"""The app's journal of games (bakers_lab.journal): kept exactly, written atomically, read
+"""The app's journal of games (bakers_lab.files.journal): kept exactly, written atomically, read
 with an allow-list, and nothing written when it is switched off."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq  # type: ignore[import-untyped, unused-ignore]
 import pytest
 
-from bakers_lab.journal import (
+from bakers_lab.files.journal import (
     JOURNAL_ENV,
     SCHEMA,
     Entry,

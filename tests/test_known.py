@@ -10,9 +10,9 @@ import pandas as pd
 import pytest
 
 import bakers_lab as bl
-from bakers_lab.known import SHIPPED_BUDGET, _verdicts, known_verdict
-from bakers_lab.table import read_survey
-from bakers_lab.widgets.explorer import ExplorerModel
+from bakers_lab.display.widgets.explorer import ExplorerModel
+from bakers_lab.files.table import read_survey
+from bakers_lab.study.known import SHIPPED_BUDGET, _verdicts, known_verdict
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 import bakers_lab as bl
-from bakers_lab.journal import Journal
-from bakers_lab.pysol import PysolFileError
-from bakers_lab.widgets import GameExplorer
-from bakers_lab.widgets._common import on_screen
-from bakers_lab.widgets.board import Board
-from bakers_lab.widgets.mygames import GameKeeper, MyGames, read_save, read_upload
+from bakers_lab.display.widgets import GameExplorer
+from bakers_lab.display.widgets._common import on_screen
+from bakers_lab.display.widgets.board import Board
+from bakers_lab.display.widgets.mygames import GameKeeper, MyGames, read_save, read_upload
+from bakers_lab.files.journal import Entry, Journal
+from bakers_lab.files.pysol import PysolFileError
 
 SAVES = Path(__file__).parent / "data" / "pysolfc"
 
@@ -130,7 +130,7 @@ def test_my_games_shows_the_strength_with_its_progress(tmp_path: Path) -> None:
     j = Journal(tmp_path / "j.parquet")
     big = 123456789012345  # in no shipped table: the bots play it now
     for number, moves, result in ((1, "AD>F", "given_up"), (big, "", "given_up")):
-        j.add(bl.journal.Entry.finished(number, "bakers_dozen", moves, result))
+        j.add(Entry.finished(number, "bakers_dozen", moves, result))
     page = MyGames(j, cache=tmp_path / "cache")
     said: list[str] = []
     page.progress.observe(lambda ch: said.append(ch["new"]), names="value")

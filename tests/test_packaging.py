@@ -10,10 +10,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from bakers_lab import datadir
-from bakers_lab.claims import claims_table, load_surveys
 from bakers_lab.cli import main
-from bakers_lab.datadir import (
+from bakers_lab.files import datadir
+from bakers_lab.files.datadir import (
     COMPACT_FILE,
     DROPPED,
     ENV,
@@ -23,8 +22,9 @@ from bakers_lab.datadir import (
     repo_data_dir,
     require_full,
 )
-from bakers_lab.rating import ratings_from_survey
-from bakers_lab.table import SurveyError
+from bakers_lab.files.table import SurveyError
+from bakers_lab.study.claims import claims_table, load_surveys
+from bakers_lab.study.rating import ratings_from_survey
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ROOT / "bakers_lab" / COMPACT_FILE
@@ -141,7 +141,7 @@ def test_notebooks_into_a_file_is_refused(tmp_path, capsys):
 
 
 def test_replaying_a_row_of_the_compact_table_says_where_the_moves_are(compact):
-    from bakers_lab.widgets import Replay
+    from bakers_lab.display.widgets import Replay
 
     row = compact[(compact["deal"] == 1650) & (compact["player"] == "lookahead-4")].iloc[0]
     with pytest.raises(ValueError) as e:

@@ -10,8 +10,8 @@ import pytest
 from chart_text import cut_texts, overlapping_texts
 
 import bakers_lab as bl
-from bakers_lab.par import excess, excess_summary, pars
-from bakers_lab.plots import par_chart
+from bakers_lab.display.plots import par_chart
+from bakers_lab.study.par import excess, excess_summary, pars
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 PARS = DATA / "bakers_dozen_shortest_1-1000"

@@ -94,18 +94,18 @@ def _undo_core(number: int, dial: int, restart: int) -> tuple[int, int]:
     """(result code, take-backs) of the compiled undo-``dial`` game of deal ``number``
     with restarts after ``restart`` take-backs (0: never), as ``bl.play`` calls it."""
     from bakers_lab.solve import _core, _planners, players
-    from bakers_lab.solve.fast import _board, _env, _max_moves
+    from bakers_lab.solve.fast import core_board, core_env, move_buffer_size
 
     who = Player.parse(f"undo-{dial}")
     start = bl.GameState.from_deal(bl.deal(number))
     r = start.rules
     cap = MAX_DECISIONS
     trail = np.zeros((2 * cap + 2 * (r.deck_size + 2) + 8, _core.TRAIL_W), dtype=np.int64)
-    env = _env(r)
+    env = core_env(r)
     seed = players._seed(r, who.noise_name, start, number)
     result, _, _, _, takebacks = _planners.play_undo(
-        _board(start, env), env, dial, who.weights(), seed, cap, players.PATIENCE,
-        players.REWIND, restart, trail, _max_moves(r), 16, np.zeros(1, np.int64),
+        core_board(start, env), env, dial, who.weights(), seed, cap, players.PATIENCE,
+        players.REWIND, restart, trail, move_buffer_size(r), 16, np.zeros(1, np.int64),
     )  # fmt: skip
     return int(result), int(takebacks)
 
@@ -251,13 +251,13 @@ def test_a_found_win_is_played_without_its_detours():
     line from deal 2: no longer, still a win on the rule engine, and nothing left to
     take out (a second pass keeps it as it is)."""
     from bakers_lab.solve import _core, _planners
-    from bakers_lab.solve.fast import _board, _env, _max_moves, _to_moves, _trail
+    from bakers_lab.solve.fast import _trail, core_board, core_env, move_buffer_size, trail_moves
 
     start = bl.GameState.from_deal(bl.deal(2))
     r = start.rules
-    env, cap = _env(r), MAX_DECISIONS
-    b = _board(start, env)
-    trail, buf = _trail(r, cap), np.zeros(_max_moves(r), np.int64)
+    env, cap = core_env(r), MAX_DECISIONS
+    b = core_board(start, env)
+    trail, buf = _trail(r, cap), np.zeros(move_buffer_size(r), np.int64)
     found, _, tp = _core.dfs(b, env, 50_000, 7, 17, cap, len(buf), trail, True, True, True)
     assert found == _core.SOLVED
     _core.undo_to(b, env, trail, tp, 0)
@@ -271,7 +271,7 @@ def test_a_found_win_is_played_without_its_detours():
         t = 0
         for m in moves:
             t = _core.step(b, env, m, trail, t)
-        g = bl.GameState.from_deal(bl.deal(2)).play_all(list[bl.Move | str](_to_moves(trail, t)))
+        g = bl.GameState.from_deal(bl.deal(2)).play_all(list[bl.Move | str](trail_moves(trail, t)))
         _core.undo_to(b, env, trail, t, 0)
         return g
 

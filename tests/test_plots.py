@@ -19,8 +19,8 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 import bakers_lab
-from bakers_lab import plots
-from bakers_lab.plots import (
+from bakers_lab.display import plots
+from bakers_lab.display.plots import (
     DEFAULT_CLAIMS,
     FALLBACK_COLOURS,
     Claim,
@@ -32,7 +32,7 @@ from bakers_lab.plots import (
     variant_chart,
     win_rate_chart,
 )
-from bakers_lab.stats import logistic_model
+from bakers_lab.study.stats import logistic_model
 
 #: Each player's win probability in the synthetic survey.
 STRENGTH = {
@@ -303,7 +303,7 @@ def test_only_display_code_imports_matplotlib():
         for p in package.rglob("*.py")
         if re.search(r"^\s*(import|from)\s+matplotlib", p.read_text(), re.M)
     )
-    assert set(importers) <= {"plots.py", "report.py", "widgets/trace.py"}
+    assert set(importers) <= {"display/plots.py", "display/report.py", "display/widgets/trace.py"}
     assert "pyplot" not in "".join(
         line for line in Path(plots.__file__).read_text().splitlines() if "import" in line
     )
@@ -343,7 +343,7 @@ def test_search_chart_says_its_medians_are_over_the_solved_deals(show_chart):
 
 def test_notebook_04_summary_shows_whole_numbers_not_powers_of_ten():
 
-    from bakers_lab.present import for_people
+    from bakers_lab.utils.present import for_people
 
     # summarize's medians over an even number of deals end in .5: iterative deepening's
     # 3,210.5 nodes was shown "3.21e+03" among integers

@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 
 import bakers_lab as bl
-from bakers_lab.claims import load_surveys
-from bakers_lab.features import FEATURES
-from bakers_lab.predict import (
+from bakers_lab.study.claims import load_surveys
+from bakers_lab.study.features import FEATURES
+from bakers_lab.study.predict import (
     FEATURE_GROUPS,
     LossPredictors,
     family_of,
@@ -19,7 +19,7 @@ from bakers_lab.predict import (
     representatives,
     variance_inflation,
 )
-from bakers_lab.stats import logistic_model
+from bakers_lab.study.stats import logistic_model
 
 pytest.importorskip("sklearn")
 

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import bakers_lab as bl
-from bakers_lab.present import for_people, p_text, percent, span
+from bakers_lab.utils.present import for_people, p_text, percent, span
 
 
 def test_formats():

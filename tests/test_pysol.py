@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 import bakers_lab as bl
-from bakers_lab.pysolfile import MAX_FILE_BYTES, PysolFileError
+from bakers_lab.files.pysolfile import MAX_FILE_BYTES, PysolFileError
 
 DATA = Path(__file__).parent / "data" / "pysolfc"
 SAVES = sorted(p for p in DATA.glob("*.pysol") if not p.name.startswith("klondike"))
@@ -50,7 +50,7 @@ def _played(name: str) -> tuple[str, int, bool]:
 
 def _save_objects(path: Path) -> list[object]:
     """The objects of a real save, as plain data (our safe reader), for building bad saves."""
-    from bakers_lab.pysolfile import load_all
+    from bakers_lab.files.pysolfile import load_all
 
     return load_all(path)
 

@@ -10,7 +10,7 @@ from scipy.stats import fisher_exact
 
 import bakers_lab as bl
 from bakers_lab.cli import main
-from bakers_lab.rating import (
+from bakers_lab.study.rating import (
     HARD_NODES,
     RATERS,
     SHARES,

@@ -14,7 +14,7 @@ import pytest
 from reference_solver import is_solvable
 
 import bakers_lab as bl
-from bakers_lab.moves import Move
+from bakers_lab.model.moves import Move
 from bakers_lab.solve.relax import (
     Relaxation,
     RelaxationError,

@@ -1,4 +1,4 @@
-"""Tests of bakers_lab.render: text board, SVG picture, HTML fragment."""
+"""Tests of bakers_lab.model.render: text board, SVG picture, HTML fragment."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 from pinned import BAKERS_DOZEN_1, BAKERS_DOZEN_1_COLUMNS
 
 import bakers_lab as bl
-from bakers_lab.cards import Card
-from bakers_lab.render import BLACK, HIGHLIGHT, RED, board_html, board_str, board_svg
+from bakers_lab.model.cards import Card
+from bakers_lab.model.render import BLACK, HIGHLIGHT, RED, board_html, board_str, board_svg
 
 # the 52 card names, written out here rather than taken from bakers_lab.Card
 ALL_CARDS = {rank + suit for rank in "A23456789TJQK" for suit in "CSHD"}
@@ -371,7 +371,7 @@ def test_to_html_options_reach_the_picture():
 
 
 def test_sentences_wrap_between_words_as_html_paragraphs():
-    from bakers_lab.render import Sentences
+    from bakers_lab.model.render import Sentences
 
     # JupyterLab shows a plain string preformatted, with word-break: break-all: a long
     # summary broke mid-word at the edge.  Sentences are paragraphs of HTML instead.

@@ -8,14 +8,15 @@ import re
 import pytest
 
 import bakers_lab as bl
-from bakers_lab.game import GameState
+from bakers_lab.model.game import GameState
 from bakers_lab.solve.shortest import PAR_NODES
+from bakers_lab.study import coach
 
 pytest.importorskip("ipywidgets")  # an optional dependency (the notebooks extra)
 
-from bakers_lab.widgets import Board, BoardModel
-from bakers_lab.widgets._common import on_screen
-from bakers_lab.widgets.review import ReviewModel, YourGame
+from bakers_lab.display.widgets import Board, BoardModel
+from bakers_lab.display.widgets._common import on_screen
+from bakers_lab.display.widgets.review import ReviewModel, YourGame
 
 #: careful's game of deal 4: it loses it with move 14, 3D>4H (bl.explain says so).
 CAREFUL_4 = (
@@ -100,7 +101,7 @@ def test_no_moves_and_illegal_moves_are_said_in_one_line():
     )
     # the words are the CLI's (bakers-lab explain/hint) and the coach's
     with pytest.raises(bl.ExplainError) as err:
-        bl.coach.position_after(bl.deal(4), "AH>F AC>F 9S>F")
+        coach.position_after(bl.deal(4), "AH>F AC>F 9S>F")
     assert r.message == f"Cannot replay these moves: {err.value}"
     assert "\n" not in r.message
     bad = ReviewModel(bl.deal(4), "AH>F xyz")
@@ -242,7 +243,7 @@ def test_tens_read_as_10_on_screen_and_back():
 
 
 def test_continue_from_a_bots_game_or_the_winning_line_opens_the_board_there():
-    from bakers_lab.widgets import GameExplorer
+    from bakers_lab.display.widgets import GameExplorer
 
     w = GameExplorer("4")
     assert w.replay is not None and w.player_replay is not None and w.board is not None

@@ -4,7 +4,6 @@ input gets a clear message."""
 
 import math
 import re
-import time
 import warnings
 from collections import Counter
 from collections.abc import Callable
@@ -457,10 +456,8 @@ def test_classroom_decks():
 
 
 def test_breadth_first_finishes_on_small_deals():
-    t0 = time.perf_counter()
     r = breadth_first(classroom_deal(2, "small"))
     assert r.solution is not None and r.nodes_generated < DEFAULT_MAX_NODES
-    assert time.perf_counter() - t0 < 30  # a second or two on a laptop
 
 
 # -- limits and bad input -----------------------------------------------------------
@@ -477,9 +474,7 @@ FULL_DEAL_PARAMS: dict[str, dict[str, object]] = {
 
 def test_full_deal_stops_at_the_node_limit():
     deal = bl.seeded_deal(1)  # 52 cards: far too many positions for breadth-first search
-    t0 = time.perf_counter()
     r = breadth_first(deal, max_nodes=2_000)
-    assert time.perf_counter() - t0 < 20
     assert (r.status, r.solution, r.nodes_generated) == ("stopped after 2000 nodes", None, 2000)
     for name in ALGORITHMS:
         r = run(name, deal, max_nodes=300, trace=True, **FULL_DEAL_PARAMS.get(name, {}))

@@ -25,8 +25,8 @@ from matplotlib.patches import PathPatch
 from test_search import PINNED, RUN_PARAMS
 
 import bakers_lab as bl
-from bakers_lab import plots
-from bakers_lab.plots import frontier_chart, search_chart, search_tree_chart, trace_table
+from bakers_lab.display import plots
+from bakers_lab.display.plots import frontier_chart, search_chart, search_tree_chart, trace_table
 from bakers_lab.solve.search import (
     CLASSROOM,
     COMPARE_COLUMNS,
@@ -366,7 +366,7 @@ def test_a_big_tree_is_cut_and_says_so():
 # -- the trace viewer ---------------------------------------------------------------
 widgets = pytest.importorskip("ipywidgets")  # an optional dependency (the notebooks extra)
 
-from bakers_lab.widgets import TraceModel, TraceViewer  # noqa: E402
+from bakers_lab.display.widgets import TraceModel, TraceViewer  # noqa: E402
 
 ASTAR_LINES = {
     1: "event 1 of 44: generate the root, node 0, at depth 0 (f = 13); frontier 1; "

@@ -13,10 +13,10 @@ import pytest
 from chart_text import overlapping_texts
 
 import bakers_lab as bl
-from bakers_lab import plots
-from bakers_lab.claims import claims_table, load_surveys, located_claims
-from bakers_lab.skill import Crossing, crossing, family_setting, locate, skill_curve
-from bakers_lab.stats import paired_comparison
+from bakers_lab.display import plots
+from bakers_lab.study.claims import claims_table, load_surveys, located_claims
+from bakers_lab.study.skill import Crossing, crossing, family_setting, locate, skill_curve
+from bakers_lab.study.stats import paired_comparison
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 #: Win probability of each setting in the synthetic survey.

@@ -23,7 +23,7 @@ from reference_solver import is_solvable
 
 import bakers_lab as bl
 from bakers_lab.solve import _core as C
-from bakers_lab.solve.fast import _WEIGHTS, _board, _env, _to_moves, _verify
+from bakers_lab.solve.fast import _WEIGHTS, core_board, core_env, trail_moves, verify_moves
 
 SHAPES = [(5, 4, 130), (6, 4, 130)]  # (ranks, columns, deals) per preset
 
@@ -68,8 +68,8 @@ def _alone(d: bl.Deal, kind: str, budget: int = 200_000) -> bool | None:
     each is checked alone too (rule 7 of bakers_lab.solve.fast prunes both)."""
     g = bl.GameState.from_deal(d)
     r = g.rules
-    env = _env(r)
-    b = _board(g, env)
+    env = core_env(r)
+    b = core_board(g, env)
     trail = np.zeros((4000, C.TRAIL_W), dtype=np.int64)
     max_moves = r.columns * r.ranks * (r.columns + 2) + 4 * (r.columns + 2) + 8
     if kind in ("dfs", "rdfs"):  # rdfs: children in a random order
@@ -82,7 +82,7 @@ def _alone(d: bl.Deal, kind: str, budget: int = 200_000) -> bool | None:
     if status == C.BUDGET:
         return None
     if status == C.SOLVED:
-        _, won = _verify(g, _to_moves(trail, int(tp)))
+        _, won = verify_moves(g, trail_moves(trail, int(tp)))
         assert won
     return status == C.SOLVED
 
@@ -97,14 +97,14 @@ EXTENDED = ["bakers_dozen_return", "spanish_patience", "spanish_patience_ii", "h
 
 
 def _lost(g: bl.GameState) -> bool:
-    env = _env(g.rules)
-    return bool(C.is_lost(_board(g, env), env, True, True))
+    env = core_env(g.rules)
+    return bool(C.is_lost(core_board(g, env), env, True, True))
 
 
 @pytest.mark.parametrize("name", EXTENDED)
 def test_extended_doom_is_sound(name):
     r = small_rules(name, 5, 4)
-    env = _env(r)
+    env = core_env(r)
     assert C.doom_applies(env.P, True) and not C.doom_applies(env.P, False)
     fired = 0
     rng = random.Random(name)

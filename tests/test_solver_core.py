@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import bakers_lab as bl
 from bakers_lab.solve import _core as C
-from bakers_lab.solve.fast import _arrays, _board, _env
+from bakers_lab.solve.fast import _arrays, core_board, core_env
 
 
 def _fresh(b: C.Board, env: C.Env) -> C.Board:
@@ -24,8 +24,8 @@ def _walk_start(
 ) -> tuple[C.Env, C.Board, np.ndarray, np.ndarray, random.Random]:
     """What a random walk from seeded deal ``seed`` needs: env, board, trail,
     move buffer and the walk's random source."""
-    env = _env(r)
-    b = _board(bl.GameState.from_deal(bl.seeded_deal(seed, variant=r)), env)
+    env = core_env(r)
+    b = core_board(bl.GameState.from_deal(bl.seeded_deal(seed, variant=r)), env)
     trail = np.zeros((2000, C.TRAIL_W), np.int64)
     return env, b, trail, np.zeros(3000, np.int64), random.Random(seed)
 
@@ -55,7 +55,7 @@ def test_incremental_key_equals_fresh_key(variant, seed):
 
 def test_key_ignores_column_order():
     g = bl.GameState.from_deal(bl.deal(7))
-    env = _env(g.rules)
+    env = core_env(g.rules)
     cols, lens, piles, plen = _arrays(g)
     order = np.arange(13)[::-1]
     a = C.new_board(cols, lens, piles, plen)
@@ -72,8 +72,8 @@ def test_step_scans_for_automatic_moves_only_when_needed(variant, seed):
     in the same order, as the move followed by a full ``autoplay``."""
     r = bl.rules(variant)
     g = bl.GameState.from_deal(bl.seeded_deal(seed, variant=r))
-    env = _env(r)
-    a, b = _board(g, env), _board(g, env)
+    env = core_env(r)
+    a, b = core_board(g, env), core_board(g, env)
     ta = np.zeros((2000, C.TRAIL_W), np.int64)
     tb = np.zeros((2000, C.TRAIL_W), np.int64)
     buf = np.zeros(3000, np.int64)

@@ -9,9 +9,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bakers_lab import stats
-from bakers_lab.predict import loss_predictors
-from bakers_lab.stats import (
+from bakers_lab.study import predict, stats
+from bakers_lab.study.predict import loss_predictors
+from bakers_lab.study.stats import (
     PAIRED_COLUMNS,
     LossModel,
     ablation,
@@ -448,9 +448,9 @@ def test_the_line_refuses_what_it_cannot_fit():
 
 def test_auc_is_the_mann_whitney_statistic_with_ties_half():
     scores = np.array([0.1, 0.4, 0.35, 0.8])
-    assert stats._auc(scores, np.array([False, False, True, True])) == 0.75
-    assert stats._auc(np.array([1.0, 1.0]), np.array([False, True])) == 0.5
-    assert math.isnan(stats._auc(np.array([1.0, 2.0]), np.array([True, True])))
+    assert stats.rank_auc(scores, np.array([False, False, True, True])) == 0.75
+    assert stats.rank_auc(np.array([1.0, 1.0]), np.array([False, True])) == 0.5
+    assert math.isnan(stats.rank_auc(np.array([1.0, 2.0]), np.array([True, True])))
 
 
 # -- every study function checks its table first (issue 41) ------------------------------------
@@ -506,13 +506,13 @@ def test_ladder_needs_two_players():
 def test_loss_models_refuse_features_with_gaps_or_stored_as_text():
     t = _two_players().astype({"f_depth_aces": "float64"})
     t.loc[4, "f_depth_aces"] = np.nan
-    for call, who in ((stats.loss_model, "loss_model"), (loss_predictors, "loss_predictors")):
+    for call, who in ((predict.loss_model, "loss_model"), (loss_predictors, "loss_predictors")):
         with pytest.raises(ValueError) as info:
             call(t, "careful", repeats=2)
         assert str(info.value) == f"{who}: table's feature f_depth_aces has 1 missing value"
     text = _two_players().astype({"f_inversions": str})
     with pytest.raises(ValueError) as info:
-        stats.loss_model(text, "careful", features=["f_depth_aces"])
+        predict.loss_model(text, "careful", features=["f_depth_aces"])
     assert (
         str(info.value)
         == "loss_model: table's feature f_inversions is stored as text, not as numbers"

@@ -12,7 +12,7 @@ from scipy.stats import binomtest
 
 import bakers_lab as bl
 from bakers_lab.cli import main
-from bakers_lab.strength import StrengthError, strength
+from bakers_lab.study.strength import StrengthError, strength
 
 
 @functools.cache
@@ -131,7 +131,7 @@ def test_off_table_deals_are_played_once_then_read_from_the_cache(
     def no_play(*args: object, **kwargs: object) -> None:
         raise AssertionError("a deal was played again")
 
-    monkeypatch.setattr(importlib.import_module("bakers_lab.survey"), "_run_chunk", no_play)
+    monkeypatch.setattr(importlib.import_module("bakers_lab.study.survey"), "_run_chunk", no_play)
     second = strength(games, cache=tmp_path, players=players, n_jobs=1, progress=False)  # type: ignore[arg-type]
     pd.testing.assert_frame_equal(first.rates, second.rates)
     pd.testing.assert_frame_equal(first.paired, second.paired)
@@ -139,7 +139,7 @@ def test_off_table_deals_are_played_once_then_read_from_the_cache(
 
     # one more deal: only it is played, the three others are read back
     monkeypatch.undo()
-    survey_module = importlib.import_module("bakers_lab.survey")
+    survey_module = importlib.import_module("bakers_lab.study.survey")
     real, played = survey_module._run_chunk, []
 
     def counted(out: str, index: int, numbers: list[int], *rest: object) -> object:
@@ -248,7 +248,7 @@ def test_games_an_older_version_kept_are_not_read_as_todays(tmp_path) -> None:
     into it are read back, but the same folder moved to an older version's place is
     never read as today's, so the deal would be played again."""
     from bakers_lab.solve.players import GAMES_VERSION
-    from bakers_lab.strength import unplayed
+    from bakers_lab.study.strength import unplayed
 
     games = [(10**15 + 1, "bakers_dozen", True)]
     bots = ("careful",)

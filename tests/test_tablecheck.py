@@ -1,4 +1,5 @@
-"""The one check of a survey table (bakers_lab/tablecheck.py): each mistake named in one line."""
+"""The one check of a survey table (bakers_lab/study/tablecheck.py): each mistake named in
+one line."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bakers_lab.tablecheck import check_survey
+from bakers_lab.study.tablecheck import check_survey
 
 
 def _table() -> pd.DataFrame:

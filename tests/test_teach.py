@@ -196,9 +196,7 @@ def test_search_around_the_problem_is_refused(refs):
 
 
 def test_never_returns_is_stopped_and_reported(refs):
-    t0 = time.perf_counter()
     r = check_search(bfs_forever, "breadth_first", seconds=1, quiet=True, references=refs)
-    assert time.perf_counter() - t0 < 10
     assert (
         _failure(r).sentence
         == "your function did not return within 1 s on the micro deck, seed 1000"

@@ -15,8 +15,7 @@ import bakers_lab as bl
 pytest.importorskip("ipywidgets")  # an optional dependency (the notebooks extra)
 
 from bakers_lab.cli import main
-from bakers_lab.solve.shortest import PAR_NODES, ShortestResult
-from bakers_lab.widgets import (
+from bakers_lab.display.widgets import (
     PLAYERS,
     Board,
     Compare,
@@ -25,6 +24,7 @@ from bakers_lab.widgets import (
     Replay,
     lost_and_won,
 )
+from bakers_lab.solve.shortest import PAR_NODES, ShortestResult
 
 NUMBERS = "a whole number from 1 to 99999999999999999999 (10^20 − 1)"
 
@@ -348,7 +348,7 @@ def test_lost_and_won_finds_a_deal_the_player_loses_and_the_solver_wins():
 def test_app_notebook_is_shipped_and_shows_an_explorer():
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
-    from bakers_lab.app import NOTEBOOK
+    from bakers_lab.display.app import NOTEBOOK
 
     nb = nbformat.read(NOTEBOOK, as_version=4)
     assert [c.cell_type for c in nb.cells] == ["markdown", "code"]
@@ -360,7 +360,7 @@ def test_app_notebook_is_shipped_and_shows_an_explorer():
 
 
 def test_app_without_voila_says_what_to_do(monkeypatch, capsys):
-    monkeypatch.setattr("bakers_lab.app.missing", lambda: ["voila"])
+    monkeypatch.setattr("bakers_lab.display.app.missing", lambda: ["voila"])
     assert main(["app", "--no-browser"]) == 2
     err = capsys.readouterr().err
     assert err == (
@@ -402,7 +402,7 @@ def test_a_failure_while_solving_is_said_on_the_page(monkeypatch):
 def test_a_first_compile_is_said_in_the_solving_line(monkeypatch):
     """Where the searches are not compiled yet on this computer, the line that ticks while
     the solver runs says so first (what bakers_lab.solve.compiled finds in numba's cache)."""
-    import bakers_lab.widgets.explorer as explorer
+    import bakers_lab.display.widgets.explorer as explorer
     from bakers_lab.solve.compiled import FIRST_RUN, SEARCHES
 
     def cold(*searches):

@@ -17,7 +17,7 @@ import sys
 import types
 from typing import Any
 
-from .fast import DEFAULT_MAX_NODES, SolverError, SolveResult, solve
+from bakers_lab.solve.fast import DEFAULT_MAX_NODES, SolverError, SolveResult, solve
 
 __all__ = ["DEFAULT_MAX_NODES", "SolveResult", "SolverError", "solve"]
 

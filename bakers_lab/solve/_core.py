@@ -711,7 +711,7 @@ def xorshift(state):
 def gen_moves(b, env, out, prune=True):
     """Legal moves (with ``prune``, minus those rule 2 of :mod:`.fast` shows
     pointless); returns how many.  Without ``prune`` they are exactly the moves
-    :meth:`~bakers_lab.game.GameState.legal_moves` lists (players make those)."""
+    :meth:`~bakers_lab.model.game.GameState.legal_moves` lists (players make those)."""
     P = env.P
     cols, lens, piles, plen = b.cols, b.lens, b.piles, b.plen
     ncols = P[P_NCOLS]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._core import (
+from bakers_lab.solve._core import (
     EMPTY_ANY,
     P_EMPTY,
     P_FBUILD,
@@ -29,7 +29,7 @@ from ._core import (
 )
 
 #: The 52 cards' bits, and a bit past them: a landing set's second move of its
-#: stuck card (an element no other set holds: see :func:`_landing`).
+#: stuck card (an element no other set holds: see :func:`landing_set`).
 CARDS = np.uint64((1 << 52) - 1)
 AGAIN = np.uint64(1 << 63)
 
@@ -121,15 +121,15 @@ def packed(adj, levels, land, nland, avail):
     radj[:] = 0
     rest = avail
     while rest != 0:
-        x = _low_bit(rest)
+        x = low_bit(rest)
         rest &= rest - np.uint64(1)
         a = adj[x] & avail
         while a != 0:
-            y = _low_bit(a)
+            y = low_bit(a)
             a &= a - np.uint64(1)
-            radj[y] |= _bit(x)
+            radj[y] |= bit_mask(x)
     for x in range(52):
-        if (avail & _bit(x)) != 0:
+        if (avail & bit_mask(x)) != 0:
             adj[x] &= avail
             radj[x] &= adj[x]  # now: the cards x points to and is pointed to by
     count = 0
@@ -141,7 +141,7 @@ def packed(adj, levels, land, nland, avail):
         for i in range(nland):
             u = land[i]
             if u != 0 and (u & ~avail & CARDS) == 0:
-                n = _popcount(u)
+                n = popcount(u)
                 if n < size:
                     size = n
                     pick = i
@@ -151,16 +151,16 @@ def packed(adj, levels, land, nland, avail):
             x = _fewest(radj, avail, avail)
             if x >= 0:
                 y = _fewest(radj, avail, radj[x] & avail)
-                avail &= ~(_bit(x) | _bit(y))
+                avail &= ~(bit_mask(x) | bit_mask(y))
                 count += 1
                 continue
             pairs = False
         length = 99
         src = -1
         if size > 3:
-            length, src = _shortest_cycle(adj, _on_cycles(adj, avail), levels, size)
+            length, src = shortest_cycle(adj, on_cycles(adj, avail), levels, size)
         if src >= 0:
-            avail &= ~_cycle_through(adj, avail, levels, src, length)
+            avail &= ~cycle_through(adj, avail, levels, src, length)
         elif pick >= 0:
             avail &= ~land[pick]
             land[pick] = 0
@@ -184,17 +184,17 @@ def deadlock_graph(b, env, adj, land):
             x = b.cols[c, j]
             adj[x] = _higher(b.mins[c, j])
             if lies_bad(b.mins[c, j], x):
-                stuck |= _bit(x)
+                stuck |= bit_mask(x)
             else:
-                avail |= _bit(x)
+                avail |= bit_mask(x)
     nland = 0
     if stuck != 0 and P[P_FRET] == 0 and P[P_EMPTY] != EMPTY_ANY:
         top = P[P_RANKS]
         for c in range(ncols):
             for j in range(b.lens[c]):
                 x = b.cols[c, j]
-                if (stuck & _bit(x)) != 0 and rank_of(x) < top:
-                    u = _landing(b, env, c, j, x, stuck)
+                if (stuck & bit_mask(x)) != 0 and rank_of(x) < top:
+                    u = landing_set(b, env, c, j, x, stuck)
                     if u != 0:
                         land[nland] = u
                         nland += 1
@@ -209,9 +209,9 @@ def _fewest(radj, avail, among):
     fewest = 99
     rest = among
     while rest != 0:
-        x = _low_bit(rest)
+        x = low_bit(rest)
         rest &= rest - np.uint64(1)
-        n = _popcount(radj[x] & avail)
+        n = popcount(radj[x] & avail)
         if 0 < n < fewest:
             fewest = n
             best = x
@@ -221,12 +221,14 @@ def _fewest(radj, avail, among):
 
 
 @njit(cache=True, inline="always")
-def _bit(x):
+def bit_mask(x):
+    """The uint64 with bit ``x`` set."""
     return np.uint64(1) << np.uint64(x)
 
 
 @njit(cache=True, inline="always")
-def _popcount(x):
+def popcount(x):
+    """The number of set bits of a uint64 (the SWAR count)."""
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
     x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
@@ -234,7 +236,7 @@ def _popcount(x):
 
 
 @hot
-def _landing(b, env, c, j, t, stuck):
+def landing_set(b, env, c, j, t, stuck):
     """The landing set of stuck card t at depth j of column c (see
     :func:`deadlocks`), or 0 when it gives nothing: some parent is free to
     take t for good, or a stuck card is in the set already.  The bit
@@ -245,7 +247,7 @@ def _landing(b, env, c, j, t, stuck):
     rest = env.PAR[t]
     out = np.uint64(0)
     while rest != 0:
-        p = _low_bit(rest)
+        p = low_bit(rest)
         rest &= rest - np.uint64(1)
         cp = b.loc_col[p]
         if cp < 0:
@@ -254,17 +256,17 @@ def _landing(b, env, c, j, t, stuck):
         if cp == c:
             if jp < j:
                 continue  # beneath t: never uncovered while t lies there
-            out |= _bit(p)  # above t: it must move away first, and not home
+            out |= bit_mask(p)  # above t: it must move away first, and not home
             continue
         blockers = np.uint64(0)
         for k in range(jp + 1, b.lens[cp]):
             y = b.cols[cp, k]
-            if (conflict & _bit(y)) != 0:
-                blockers |= _bit(y)
+            if (conflict & bit_mask(y)) != 0:
+                blockers |= bit_mask(y)
         again = lies_bad(b.mins[cp, jp], t)  # t would lie above a lower card of its suit
         if blockers == 0 and not again:
             return np.uint64(0)  # p can take t for good with no other card's detour
-        out |= blockers | _bit(p)
+        out |= blockers | bit_mask(p)
         if again:
             out |= AGAIN  # or t makes a second tableau move
     if (out & stuck) != 0:
@@ -273,7 +275,7 @@ def _landing(b, env, c, j, t, stuck):
 
 
 @hot
-def _on_cycles(adj, alive):
+def on_cycles(adj, alive):
     """``alive`` less the cards no arrow (within it) leaves or reaches, again
     and again: what is left holds every cycle."""
     while True:
@@ -281,11 +283,11 @@ def _on_cycles(adj, alive):
         keep = np.uint64(0)
         rest = alive
         while rest != 0:
-            x = _low_bit(rest)
+            x = low_bit(rest)
             rest &= rest - np.uint64(1)
             a = adj[x] & alive
             if a != 0:
-                keep |= _bit(x)
+                keep |= bit_mask(x)
                 into |= a
         keep &= into
         if keep == alive:
@@ -294,23 +296,23 @@ def _on_cycles(adj, alive):
 
 
 @hot
-def _shortest_cycle(adj, alive, levels, limit):
+def shortest_cycle(adj, alive, levels, limit):
     """(length, a card on it) of a shortest cycle within ``alive`` shorter than
     ``limit``, or (limit, -1): a search by levels from each card."""
     best = limit
     best_src = -1
     rest = alive
     while rest != 0:
-        src = _low_bit(rest)
+        src = low_bit(rest)
         rest &= rest - np.uint64(1)
-        bs = _bit(src)
+        bs = bit_mask(src)
         seen = bs
         front = bs
         for depth in range(1, best):
             nxt = np.uint64(0)
             f = front
             while f != 0:
-                u = _low_bit(f)
+                u = low_bit(f)
                 f &= f - np.uint64(1)
                 nxt |= adj[u]
             nxt &= alive
@@ -329,17 +331,17 @@ def _shortest_cycle(adj, alive, levels, limit):
 
 
 @hot
-def _cycle_through(adj, alive, levels, src, length):
+def cycle_through(adj, alive, levels, src, length):
     """The cards of a cycle of ``length`` through ``src`` within ``alive``
-    (one :func:`_shortest_cycle` found): the levels again, then back."""
-    bs = _bit(src)
+    (one :func:`shortest_cycle` found): the levels again, then back."""
+    bs = bit_mask(src)
     levels[0] = bs
     seen = bs
     for depth in range(1, length):
         nxt = np.uint64(0)
         f = levels[depth - 1]
         while f != 0:
-            u = _low_bit(f)
+            u = low_bit(f)
             f &= f - np.uint64(1)
             nxt |= adj[u]
         nxt &= alive & ~seen
@@ -351,17 +353,17 @@ def _cycle_through(adj, alive, levels, src, length):
         f = levels[depth]
         u = -1
         while f != 0:
-            u = _low_bit(f)
+            u = low_bit(f)
             f &= f - np.uint64(1)
-            if (adj[u] & _bit(v)) != 0:
+            if (adj[u] & bit_mask(v)) != 0:
                 break
         v = u
-        out |= _bit(v)
+        out |= bit_mask(v)
     return out
 
 
 #: De Bruijn's sequence for 64 bits and where each lowest bit lands in it:
-#: ``_low_bit`` in a multiplication and a table look-up instead of a loop.
+#: ``low_bit`` in a multiplication and a table look-up instead of a loop.
 _DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
 _DEBRUIJN_AT = np.zeros(64, np.int64)
 for _i in range(64):
@@ -370,7 +372,7 @@ del _i
 
 
 @njit(cache=True, inline="always")
-def _low_bit(x):
+def low_bit(x):
     """The index of the lowest set bit of a nonzero uint64."""
     low = x & (~x + np.uint64(1))
     return _DEBRUIJN_AT[(low * _DEBRUIJN) >> np.uint64(58)]

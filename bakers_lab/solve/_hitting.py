@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._core import (
+from bakers_lab.solve._core import (
     EMPTY_ANY,
     EMPTY_NONE,
     P_EMPTY,
@@ -37,18 +37,18 @@ from ._core import (
     hot,
     rank_of,
 )
-from ._deadlocks import (
+from bakers_lab.solve._deadlocks import (
     AGAIN,
     CARDS,
-    _bit,
-    _cycle_through,
-    _landing,
-    _low_bit,
-    _on_cycles,
-    _popcount,
-    _shortest_cycle,
+    bit_mask,
+    cycle_through,
     deadlock_graph,
+    landing_set,
+    low_bit,
+    on_cycles,
     packed,
+    popcount,
+    shortest_cycle,
 )
 
 #: A deepening step gives up after this many branches (the bound stays sound:
@@ -84,7 +84,7 @@ def _family(b, env, scratch):
     for x in range(52):
         adj[x] &= avail
     nomove = _NO
-    cyc = _on_cycles(adj, avail)
+    cyc = on_cycles(adj, avail)
     todo = cyc  # the cards a constraint may choose
     for i in range(nland):
         todo |= land[i] & CARDS
@@ -95,8 +95,8 @@ def _family(b, env, scratch):
         seen = _NO
         todo &= avail
         while todo != 0:
-            x = _low_bit(todo)
-            bx = _bit(x)
+            x = low_bit(todo)
+            bx = bit_mask(x)
             todo &= ~bx
             seen |= bx
             lx[x] = 0
@@ -109,7 +109,7 @@ def _family(b, env, scratch):
             if not _can_land(b, env, c, j, x):
                 nomove |= bx
                 continue
-            u = _landing(b, env, c, j, x, stuck)
+            u = landing_set(b, env, c, j, x, stuck)
             lx[x] = u
             todo |= u & avail & ~seen
     else:
@@ -124,7 +124,7 @@ def _can_land(b, env, c, j, x):
     at home nor beneath it."""
     rest = env.PAR[x]
     while rest != 0:
-        p = _low_bit(rest)
+        p = low_bit(rest)
         rest &= rest - _ONE
         cp = b.loc_col[p]
         if cp >= 0 and not (cp == c and b.loc_dep[p] < j):
@@ -137,7 +137,7 @@ def _open_landing(lx, x, chosen, again):
     """Whether chosen card x has a landing set no chosen card meets and its
     second move was not chosen."""
     u = lx[x]
-    return u != 0 and (again & _bit(x)) == 0 and (u & CARDS & chosen) == 0
+    return u != 0 and (again & bit_mask(x)) == 0 and (u & CARDS & chosen) == 0
 
 
 @hot
@@ -161,7 +161,7 @@ def _unmet(scratch, nland, alive, avail, excl, active, again):
             u = land[i]
             if (u & CARDS & chosen) == 0:
                 ch = u & CARDS & ~excl
-                n = _popcount(ch)
+                n = popcount(ch)
                 t = 0
                 if (u & AGAIN) != 0:
                     n += 1
@@ -172,12 +172,12 @@ def _unmet(scratch, nland, alive, avail, excl, active, again):
                         return 2, options, tag
     rest = chosen
     while rest != 0:
-        x = _low_bit(rest)
+        x = low_bit(rest)
         rest &= rest - _ONE
         if _open_landing(lx, x, chosen, again):
             u = lx[x]
             ch = u & CARDS & ~excl
-            n = _popcount(ch)
+            n = popcount(ch)
             t = 0
             if (u & AGAIN) != 0:
                 n += 1
@@ -186,12 +186,12 @@ def _unmet(scratch, nland, alive, avail, excl, active, again):
                 best, options, tag = n, ch, t
                 if n == 0:
                     return 2, options, tag
-    on = _on_cycles(adj, alive)
+    on = on_cycles(adj, alive)
     if on != 0:
-        length, src = _shortest_cycle(adj, on, levels, 99)
+        length, src = shortest_cycle(adj, on, levels, 99)
         if src >= 0:
-            ch = _cycle_through(adj, on, levels, src, length) & ~excl
-            n = _popcount(ch)
+            ch = cycle_through(adj, on, levels, src, length) & ~excl
+            n = popcount(ch)
             if n == 0:
                 return 2, ch, 0  # a cycle of refused cards only
             if n < best:
@@ -214,10 +214,10 @@ def _packing(scratch, nland, alive, avail, active, again):
     pending = _NO  # chosen cards whose landing set is unmet
     rest = chosen
     while rest != 0:
-        x = _low_bit(rest)
+        x = low_bit(rest)
         rest &= rest - _ONE
         if _open_landing(lx, x, chosen, again):
-            pending |= _bit(x)
+            pending |= bit_mask(x)
     count = 0
     used = _NO
     while True:
@@ -228,30 +228,30 @@ def _packing(scratch, nland, alive, avail, active, again):
             if (active >> np.uint64(i)) & _ONE:
                 u = land[i]
                 if (u & CARDS & chosen) == 0 and (u & used & CARDS) == 0:
-                    n = _popcount(u)
+                    n = popcount(u)
                     if n < size:
                         size, pick = n, i
         r2 = pending
         while r2 != 0:
-            x = _low_bit(r2)
+            x = low_bit(r2)
             r2 &= r2 - _ONE
             u = lx[x]
             if (u & used & CARDS) == 0:
-                n = _popcount(u)
+                n = popcount(u)
                 if n < size:
                     size, card, pick = n, x, -1
         src = -1
         length = 99
         on = _NO
         if size > 2:
-            on = _on_cycles(adj, alive & ~used)
+            on = on_cycles(adj, alive & ~used)
             if on != 0:
-                length, src = _shortest_cycle(adj, on, levels, size)
+                length, src = shortest_cycle(adj, on, levels, size)
         if src >= 0:
-            used |= _cycle_through(adj, on, levels, src, length)
+            used |= cycle_through(adj, on, levels, src, length)
         elif card >= 0:
             used |= lx[card] & CARDS
-            pending &= ~_bit(card)
+            pending &= ~bit_mask(card)
         elif pick >= 0:
             used |= land[pick] & CARDS
             active &= ~(_ONE << np.uint64(pick))
@@ -311,7 +311,7 @@ def _choice_of(scratch, nland, avail, nomove, k):
             return 0
         f = depth - 1
         if s_opt[f] != 0:  # the likeliest card; the later branches refuse it
-            e = _bit(_best(scratch, nland, s_alive[f], avail, s_act[f], s_again[f], s_opt[f]))
+            e = bit_mask(_best(scratch, nland, s_alive[f], avail, s_act[f], s_again[f], s_opt[f]))
             s_opt[f] &= ~e
             alive = s_alive[f] & ~e
             excl = s_excl[f]
@@ -327,7 +327,7 @@ def _choice_of(scratch, nland, avail, nomove, k):
             active = s_act[f]
             again = s_again[f]
             if t >= 64:
-                again |= _bit(t - 64)
+                again |= bit_mask(t - 64)
             else:
                 active &= ~(_ONE << np.uint64(t))
             s_tag[f] = 0
@@ -346,13 +346,13 @@ def _best(scratch, nland, alive, avail, active, again, options):
     land = scratch[_LAND : _LAND + 52]
     lx = scratch[_LX : _LX + 52]
     chosen = avail & ~alive
-    on = _on_cycles(adj, alive)
+    on = on_cycles(adj, alive)
     best = -1
     top = -1
     rest = options
     while rest != 0:
-        e = _low_bit(rest)
-        be = _bit(e)
+        e = low_bit(rest)
+        be = bit_mask(e)
         rest &= ~be
         score = 0
         for i in range(nland):
@@ -362,7 +362,7 @@ def _best(scratch, nland, alive, avail, active, again, options):
                     score += 4
         r2 = chosen
         while r2 != 0:
-            x = _low_bit(r2)
+            x = low_bit(r2)
             r2 &= r2 - _ONE
             if (lx[x] & be) != 0 and _open_landing(lx, x, chosen, again):
                 score += 4
@@ -388,11 +388,11 @@ def _dive(scratch, nland, avail, nomove, active, k):
         if status != 1:
             return status == 0
         if options != 0:
-            alive &= ~_bit(_best(scratch, nland, alive, avail, active, again, options))
+            alive &= ~bit_mask(_best(scratch, nland, alive, avail, active, again, options))
         else:
             t = np.int64(tag) - 1
             if t >= 64:
-                again |= _bit(t - 64)
+                again |= bit_mask(t - 64)
             else:
                 active &= ~(_ONE << np.uint64(t))
     return False

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._core import (
+from bakers_lab.solve._core import (
     EMPTY_NONE,
     ONE,
     P_EMPTY,
@@ -45,7 +45,7 @@ from ._core import (
     undo_to,
     xorshift,
 )
-from ._players import CAPPED, PATIENCE, STOP, STOPPED, STUCK, WIN_SCORE, WON, judge
+from bakers_lab.solve._players import CAPPED, PATIENCE, STOP, STOPPED, STUCK, WIN_SCORE, WON, judge
 
 
 @hot

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._core import (
+from bakers_lab.solve._core import (
     EMPTY_NONE,
     P_EMPTY,
     P_FBUILD,

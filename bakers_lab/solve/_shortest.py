@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._core import (
+from bakers_lab.solve._core import (
     P_FBUILD,
     P_NCOLS,
     P_RANKS,
@@ -39,8 +39,8 @@ from ._core import (
     step,
     undo_to,
 )
-from ._deadlocks import lower_bound, quick_bound
-from ._hitting import SCRATCH, hitting_set
+from bakers_lab.solve._deadlocks import lower_bound, quick_bound
+from bakers_lab.solve._hitting import SCRATCH, hitting_set
 
 # results of :func:`astar`
 OPTIMAL, UNSOLVABLE, BUDGET = 0, 1, 2

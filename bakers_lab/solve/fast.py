@@ -34,7 +34,7 @@ their seeds and the switch are fixed, so the result is the same on every
 machine for the same position, rules and budget.
 
 Every rule is a parameter of the one compiled core, so all presets of
-docs/rules.md and any :class:`~bakers_lab.rules.Rules` record are solved by it.
+docs/rules.md and any :class:`~bakers_lab.model.rules.Rules` record are solved by it.
 
 Pruning rules, and why each is sound
 ------------------------------------
@@ -140,7 +140,7 @@ one; so an exhausted search proves the position unsolvable.
 The depth of a search path is capped (``max_depth``); a search that hit the
 cap reports ``unresolved``, never ``unsolvable``.
 
-Every ``solved`` result is replayed move by move by :class:`~bakers_lab.game.GameState`,
+Every ``solved`` result is replayed move by move by :class:`~bakers_lab.model.game.GameState`,
 the rule engine, before it is returned: ``verified`` is that check.
 
 Memory
@@ -273,15 +273,15 @@ from typing import Any, Literal, cast, get_args
 
 import numpy as np
 
-from ..cards import Card, Suit
-from ..deals import Deal, DealError, game_number
-from ..game import GameState
-from ..moves import Dest, IllegalMoveError, Move
-from ..positions import start_of
-from ..present import counted
-from ..rules import Rules
-from ..validate import as_bool, as_int, as_number, describe
-from . import _core
+from bakers_lab.model.cards import Card, Suit
+from bakers_lab.model.deals import Deal, DealError, game_number
+from bakers_lab.model.game import GameState
+from bakers_lab.model.moves import Dest, IllegalMoveError, Move
+from bakers_lab.model.positions import start_of
+from bakers_lab.model.rules import Rules
+from bakers_lab.solve import _core
+from bakers_lab.utils.present import counted
+from bakers_lab.utils.validate import as_bool, as_int, as_number, describe
 
 __all__ = [
     "DEFAULT_MAX_NODES",
@@ -348,10 +348,10 @@ _OUTCOMES = ("solved", "unsolvable", "unresolved")
 _MAX_SECONDS = 1e9
 
 
-def _deal_and_proof(deal: int | None, proof: str | None) -> tuple[str, str]:
+def deal_and_proof(deal: int | None, proof: str | None) -> tuple[str, str]:
     """The ``deal=…, `` and ``, proof=…`` parts of a result's repr (empty when None).
 
-    >>> _deal_and_proof(417, None)
+    >>> deal_and_proof(417, None)
     ('deal=417, ', '')
     """
     where = f"deal={deal!r}, " if deal is not None else ""
@@ -430,7 +430,7 @@ class SolveResult:
         check_result(self, _OUTCOMES, ("nodes", "restarts"))
 
     def __repr__(self) -> str:
-        where, how = _deal_and_proof(self.deal, self.proof)
+        where, how = deal_and_proof(self.deal, self.proof)
         return (
             f"SolveResult(outcome={self.outcome!r}, moves={len(self.moves)}, "
             f"nodes={self.nodes}, {where}variant={self.variant!r}{how})"
@@ -544,12 +544,12 @@ def _arrays(g: GameState) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
     return cols, lens, piles, plen
 
 
-def _env(r: Rules) -> _core.Env:
+def core_env(r: Rules) -> _core.Env:
     """The compiled core's fixed tables for these rules (:data:`._core.Env`)."""
     return cast(_core.Env, _core.new_env(rules_vector(r), _Z1, _Z2, _ZP1, _ZP2))
 
 
-def _board(g: GameState, env: _core.Env) -> _core.Board:
+def core_board(g: GameState, env: _core.Env) -> _core.Board:
     """A fresh board record of position ``g`` (:data:`._core.Board`), derived
     arrays filled in."""
     b = cast(_core.Board, _core.new_board(*_arrays(g)))
@@ -726,12 +726,14 @@ def _move(card: int, kind: int, target: int) -> Move:
     return Move(c, Dest.EMPTY)
 
 
-def _to_moves(trail: np.ndarray, n: int) -> list[Move]:
+def trail_moves(trail: np.ndarray, n: int) -> list[Move]:
+    """The first ``n`` moves of a compiled search's trail (rows of card, kind, target) as
+    :class:`~bakers_lab.model.moves.Move` objects."""
     rows = trail[:n, 3:6].tolist()
     return [_move(card, kind, target) for card, kind, target in rows]
 
 
-def _verify(
+def verify_moves(
     start: GameState, moves: Sequence[Move], who: str = "solver"
 ) -> tuple[tuple[Move, ...], bool]:
     """Replay on the rule engine; return the moves in canonical notation and
@@ -745,7 +747,7 @@ def _verify(
     return g.play_each(moves, refused), g.is_won
 
 
-def _max_moves(r: Rules) -> int:
+def move_buffer_size(r: Rules) -> int:
     """Most moves one position can have under these rules (the move buffers' size)."""
     maxrun = r.ranks if r.move_unit == "sequence" else 1
     return r.columns * maxrun * (r.columns + 2) + 4 * (r.columns + 2) + 8
@@ -855,7 +857,7 @@ def solve(
     max_bits = _table_bits(as_int(table_mib, "table_mib", low=1, high=MAX_TABLE_MIB))
     r = start.rules
     relax = _relax_limit(relax, r)
-    max_moves = _max_moves(r)
+    max_moves = move_buffer_size(r)
     trail = _trail(r, max_depth)
     nodes = 0
     outcome: Outcome = "unresolved"
@@ -863,7 +865,7 @@ def solve(
     verified = False
     proof: Proof | None = None
     runs = 0
-    env = _env(r)
+    env = core_env(r)
     stacks = _arrays(start)
     runs_of = _portfolio(max_nodes, _doom_applies(r), r.foundation_return, _few_home(r))
     most: int | None = None
@@ -885,7 +887,7 @@ def solve(
         nodes += used
         runs += 1
         if status == _core.SOLVED:
-            moves, verified = _verify(start, _to_moves(trail, tp))
+            moves, verified = verify_moves(start, trail_moves(trail, tp))
             if not verified:
                 raise SolverError("the solver's move list does not win when replayed")
             outcome = "solved"
@@ -895,7 +897,7 @@ def solve(
             proof = "deadlock" if used == 1 and _lost_at_once(start, env, trail) else "exhausted"
             break
     if outcome == "unresolved" and relax > 0:
-        from .relax import relax as relaxation
+        from bakers_lab.solve.relax import relax as relaxation
 
         if relaxation(start, limit=relax).verdict == "infeasible":
             outcome, proof = "unsolvable", "relaxation"
@@ -911,7 +913,7 @@ def _relax_limit(relax: object, r: Rules) -> float:
     limit = as_number(relax, "relax", low=0, high=MAX_RELAX,
                       unit=" (CP-SAT's deterministic time; 0: not tried)")  # fmt: skip
     if limit > 0:
-        from .relax import applies
+        from bakers_lab.solve.relax import applies
 
         why = applies(r)
         if why is not None:
@@ -922,6 +924,6 @@ def _relax_limit(relax: object, r: Rules) -> float:
 def _lost_at_once(start: GameState, env: _core.Env, trail: np.ndarray) -> bool:
     """Whether the dead-end test (rules 4 and 6) refutes ``start`` itself, after
     its automatic foundation moves: a proof without search."""
-    b = _board(start, env)
+    b = core_board(start, env)
     _core.autoplay(b, env, trail, 0)
     return bool(_core.is_lost(b, env, True, True))

@@ -32,8 +32,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
-from ..game import GameState
-from ..validate import describe
+from bakers_lab.model.game import GameState
+from bakers_lab.utils.validate import describe
 
 __all__ = [
     "HEURISTICS",

@@ -124,23 +124,23 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..deals import Deal
-from ..game import GameState
-from ..moves import Move
-from ..positions import start_of
-from ..rules import Rules
-from ..validate import as_int, describe
-from . import _core, _planners, _players
-from ._interrupt import stop_flag, until_compiled_interrupted
-from .fast import (
+from bakers_lab.model.deals import Deal
+from bakers_lab.model.game import GameState
+from bakers_lab.model.moves import Move
+from bakers_lab.model.positions import start_of
+from bakers_lab.model.rules import Rules
+from bakers_lab.solve import _core, _planners, _players
+from bakers_lab.solve._interrupt import stop_flag, until_compiled_interrupted
+from bakers_lab.solve.fast import (
     SolverError,
-    _board,
-    _env,
-    _max_moves,
-    _to_moves,
-    _verify,
     check_result,
+    core_board,
+    core_env,
+    move_buffer_size,
+    trail_moves,
+    verify_moves,
 )
+from bakers_lab.utils.validate import as_int, describe
 
 __all__ = [
     "GAMES_VERSION",
@@ -490,7 +490,7 @@ def play(
     cap = as_int(max_moves, "max_moves", low=1, high=100_000, error=PlayerError)
     patience = as_int(patience, "patience", low=1, high=100_000, error=PlayerError)
     result, trail, tp, nodes, decisions, takebacks = _game(start, number, who, cap, patience)
-    moves, won = _verify(start, _to_moves(trail, int(tp)), who=f"{who.name} player")
+    moves, won = verify_moves(start, trail_moves(trail, int(tp)), who=f"{who.name} player")
     outcome: Literal["won", "lost"] = "won" if result == _players.WON else "lost"
     verified = won == (outcome == "won")
     if not verified:
@@ -507,13 +507,13 @@ def _game(
     """The compiled game of ``who`` from ``start``: (result code, trail, trail
     length, positions considered, decisions, moves taken back)."""
     r = start.rules
-    max_moves_buf = _max_moves(r)
+    max_moves_buf = move_buffer_size(r)
     trail = np.zeros(
         (2 * cap + (who.depth + 1) * (r.deck_size + 2) + 8, _core.TRAIL_W), dtype=np.int64
     )
-    env = _env(r)
+    env = core_env(r)
     tt_bits = max(10, int(2 * cap).bit_length())
-    board = _board(start, env)
+    board = core_board(start, env)
     seed = _seed(r, who.noise_name, start, number)
     takebacks = 0
     if who.policy == "search":

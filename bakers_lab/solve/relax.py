@@ -89,12 +89,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Literal
 
-from ..game import GameState
-from ..moves import Move
-from ..positions import start_of
-from ..rules import Rules
-from ..validate import as_int, as_number
-from ._interrupt import until_interrupted
+from bakers_lab.model.game import GameState
+from bakers_lab.model.moves import Move
+from bakers_lab.model.positions import start_of
+from bakers_lab.model.rules import Rules
+from bakers_lab.solve._interrupt import until_interrupted
+from bakers_lab.utils.validate import as_int, as_number
 
 __all__ = [
     "Relaxation",

@@ -48,8 +48,8 @@ Views of many searches: :func:`compare` runs a lineup of algorithms
 (:data:`LINEUP`) on many deals, one table row per deal and algorithm;
 :func:`summarize` sums such a table up per algorithm; :func:`step_up` gives one
 full deal to teaching searches and to the fast solver, side by side.  Charts of
-these tables and of one search's trace are in :mod:`bakers_lab.plots`, a
-step-by-step viewer of a trace in :mod:`bakers_lab.widgets`.
+these tables and of one search's trace are in :mod:`bakers_lab.display.plots`, a
+step-by-step viewer of a trace in :mod:`bakers_lab.display.widgets`.
 """
 
 from __future__ import annotations
@@ -69,15 +69,15 @@ from typing import Literal
 
 import pandas as pd
 
-from ..deals import Deal, seeded_deal
-from ..deals import deal as pysolfc_deal
-from ..game import GameState
-from ..moves import Move
-from ..rules import Rules
-from ..validate import as_bool, as_int, describe, is_bool
-from .fast import DEFAULT_MAX_NODES as FAST_MAX_NODES
-from .fast import solve as fast_solve
-from .heuristics import HEURISTICS, Heuristic, heuristic
+from bakers_lab.model.deals import Deal, seeded_deal
+from bakers_lab.model.deals import deal as pysolfc_deal
+from bakers_lab.model.game import GameState
+from bakers_lab.model.moves import Move
+from bakers_lab.model.rules import Rules
+from bakers_lab.solve.fast import DEFAULT_MAX_NODES as FAST_MAX_NODES
+from bakers_lab.solve.fast import solve as fast_solve
+from bakers_lab.solve.heuristics import HEURISTICS, Heuristic, heuristic
+from bakers_lab.utils.validate import as_bool, as_int, describe, is_bool
 
 __all__ = [
     "ADMISSIBLE",

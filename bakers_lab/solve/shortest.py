@@ -173,30 +173,30 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from ..deals import Deal
-from ..game import GameState
-from ..moves import Move
-from ..positions import start_of
-from ..present import counted
-from ..rules import Rules
-from ..validate import as_bool, as_int, describe
-from . import _core, _hitting, _shortest
-from ._interrupt import stop_flag, until_compiled_interrupted
+from bakers_lab.model.deals import Deal
+from bakers_lab.model.game import GameState
+from bakers_lab.model.moves import Move
+from bakers_lab.model.positions import start_of
+from bakers_lab.model.rules import Rules
+from bakers_lab.solve import _core, _hitting, _shortest
+from bakers_lab.solve._interrupt import stop_flag, until_compiled_interrupted
+from bakers_lab.utils.present import counted
+from bakers_lab.utils.validate import as_bool, as_int, describe
 
 if TYPE_CHECKING:
     import pandas as pd
-from .fast import (
+from bakers_lab.solve.fast import (
     MAX_NODES,
     Proof,
     SolverError,
-    _board,
-    _deal_and_proof,
-    _env,
-    _max_moves,
-    _to_moves,
-    _verify,
     check_result,
+    core_board,
+    core_env,
+    deal_and_proof,
+    move_buffer_size,
     solve,
+    trail_moves,
+    verify_moves,
 )
 
 __all__ = [
@@ -214,7 +214,7 @@ __all__ = [
 
 #: Default budget of :func:`shortest`: positions the A* search generates.
 DEFAULT_MAX_NODES = 10_000_000
-#: The budget where par is shown to a player (the app, :func:`~bakers_lab.coach.explain`):
+#: The budget where par is shown to a player (the app, :func:`~bakers_lab.study.coach.explain`):
 #: a tenth of the default, so a tenth of its time and memory at most.
 PAR_NODES = 1_000_000
 #: The bound of those searches: quicker a node than the default, it proves about
@@ -285,7 +285,7 @@ class ShortestResult:
             )
 
     def __repr__(self) -> str:
-        where, how = _deal_and_proof(self.deal, self.proof)
+        where, how = deal_and_proof(self.deal, self.proof)
         return (
             f"ShortestResult(outcome={self.outcome!r}, moves={len(self.moves)}, "
             f"lower_bound={self.lower_bound}, nodes={self.nodes}, {where}"
@@ -405,13 +405,13 @@ def shortest(
         return result("unsolvable", proof=first.proof)
     best = first.moves
     upper = len(best) if first.outcome == "solved" else _shortest.NO_LINE
-    env = _env(r)
-    board = _board(start, env)
+    env = core_env(r)
+    board = core_board(start, env)
     trail = np.empty((4 * r.deck_size + 16, _core.TRAIL_W), dtype=np.int64)
     try:
         status, used, length, bound, path, _stored = until_compiled_interrupted(
             lambda control: _shortest.astar(
-                board, env, max_nodes, upper, _max_moves(r), trail, BOUNDS[bound], control
+                board, env, max_nodes, upper, move_buffer_size(r), trail, BOUNDS[bound], control
             ),
             stop_flag(3),
             "shortest",
@@ -438,10 +438,10 @@ def shortest(
 def _replay(start: GameState, env: _core.Env, path: np.ndarray) -> tuple[Move, ...]:
     """The moves of an A* line (with its automatic moves), replayed by the rule engine."""
     r = start.rules
-    b = _board(start, env)
+    b = core_board(start, env)
     trail = np.empty((2 * len(path) + r.deck_size + 8, _core.TRAIL_W), dtype=np.int64)
     tp = _shortest.replay(b, env, path, trail)
-    moves, won = _verify(start, _to_moves(trail, int(tp)), who="shortest")
+    moves, won = verify_moves(start, trail_moves(trail, int(tp)), who="shortest")
     if not won:
         raise SolverError("shortest: the line found does not win when replayed")
     return moves
@@ -460,9 +460,9 @@ def lower_bound(state: GameState, *, bound: str = "hitting_set") -> int:
     if not isinstance(state, GameState):
         raise TypeError(f"lower_bound takes a GameState, not {describe(state)}")
     _check_bound(bound)
-    env = _env(state.rules)
+    env = core_env(state.rules)
     scratch = np.zeros(_hitting.SCRATCH, dtype=np.uint64)
-    return int(_shortest._full(_board(state, env), env, scratch, BOUNDS[bound]))
+    return int(_shortest._full(core_board(state, env), env, scratch, BOUNDS[bound]))
 
 
 def _check_bound(bound: object) -> None:
@@ -496,7 +496,7 @@ def bounds_compared(
     """
     import pandas as pd
 
-    from . import search
+    from bakers_lab.solve import search
 
     start, _ = start_of(position, variant, who="bounds_compared")
     max_nodes = as_int(max_nodes, "max_nodes", low=1, high=MAX_NODES)

@@ -11,10 +11,10 @@ worth points, the smallest failing case of each, a one-line ``summary()``, a
 picture in Jupyter.
 """
 
-from .cases import HEURISTIC_CASES, SEARCH_CASES, Case, flicker
-from .heuristic_check import check_heuristic
-from .results import Check, Failure, HeuristicReport, Informed, SearchReport
-from .search_check import PROMISES, Promise, ReferenceRuns, check_search
+from bakers_lab.teach.cases import HEURISTIC_CASES, SEARCH_CASES, Case, flicker
+from bakers_lab.teach.heuristic_check import check_heuristic
+from bakers_lab.teach.results import Check, Failure, HeuristicReport, Informed, SearchReport
+from bakers_lab.teach.search_check import PROMISES, Promise, ReferenceRuns, check_search
 
 __all__ = [
     "HEURISTIC_CASES",

@@ -10,7 +10,7 @@ solution at all); the micro and tiny deals are whole ranges.
 
 >>> [str(c) for c in SEARCH_CASES[:2]], len(SEARCH_CASES)
 (['the micro deck, seed 1000', 'the micro deck, seed 1001'], 33)
->>> from bakers_lab.game import GameState
+>>> from bakers_lab.model.game import GameState
 >>> g = GameState.from_deal(Case("tiny", 1003).deal())
 >>> flicker(g) in (0, detours(g))
 True
@@ -21,10 +21,10 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass
 
-from ..deals import Deal
-from ..game import GameState
-from ..solve.heuristics import detours
-from ..solve.search import CLASSROOM, classroom_deal
+from bakers_lab.model.deals import Deal
+from bakers_lab.model.game import GameState
+from bakers_lab.solve.heuristics import detours
+from bakers_lab.solve.search import CLASSROOM, classroom_deal
 
 __all__ = ["DECKS", "HEURISTIC_CASES", "SEARCH_CASES", "Case", "flicker"]
 

@@ -37,11 +37,11 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from ..game import GameState
-from ..solve.search import CLASSROOM, breadth_first
-from ..validate import describe, shown
-from .results import Check, _Report
-from .sandbox import said
+from bakers_lab.model.game import GameState
+from bakers_lab.solve.search import CLASSROOM, breadth_first
+from bakers_lab.teach.results import Check, Report
+from bakers_lab.teach.sandbox import said
+from bakers_lab.utils.validate import describe, shown
 
 __all__ = [
     "CODE_STUB",
@@ -152,7 +152,7 @@ def write_exercises(out: str | Path, *, solutions: bool = False, force: bool = F
 
 
 @dataclass(frozen=True, repr=False)
-class CounterexampleReport(_Report):
+class CounterexampleReport(Report):
     """What :func:`check_overestimate` found: one check, worth 1 point; ``board``:
     the position as text (``""`` if it could not be read)."""
 
@@ -171,7 +171,7 @@ class CounterexampleReport(_Report):
     def _repr_html_(self) -> str:
         from html import escape
 
-        from .html import report_html
+        from bakers_lab.teach.html import report_html
 
         board = f"<pre>{escape(self.board)}</pre>" if self.board else ""
         return report_html(self) + board

@@ -30,12 +30,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..game import GameState
-from ..solve.heuristics import HEURISTICS, Heuristic
-from ..validate import as_number, describe, is_bool
-from .cases import HEURISTIC_CASES, Case
-from .results import Check, Failure, HeuristicReport, Informed
-from .sandbox import (
+from bakers_lab.model.game import GameState
+from bakers_lab.solve.heuristics import HEURISTICS, Heuristic
+from bakers_lab.teach.cases import HEURISTIC_CASES, Case
+from bakers_lab.teach.results import Check, Failure, HeuristicReport, Informed
+from bakers_lab.teach.sandbox import (
     MEMORY_MB,
     Outcome,
     OutOfTime,
@@ -46,7 +45,8 @@ from .sandbox import (
     stopped,
     student_traceback,
 )
-from .spaces import Space, state_space
+from bakers_lab.teach.spaces import Space, state_space
+from bakers_lab.utils.validate import as_number, describe, is_bool
 
 __all__ = ["check_heuristic"]
 

@@ -1,7 +1,7 @@
 """The reports of :mod:`bakers_lab.teach` as Jupyter shows them (HTML).
 
-Display code only: the reports call :func:`report_html` from their
-``_repr_html_``; pictures of positions come from :mod:`bakers_lab.render`.
+The reports call :func:`report_html` from their ``_repr_html_`` (this module
+imports none of them); pictures of positions come from :mod:`bakers_lab.model.render`.
 
 >>> from bakers_lab.teach.results import Check, SearchReport
 >>> r = SearchReport("bfs", (Check("legal", "every line is legal", True, 1, 1, "on 3 deals"),),
@@ -14,9 +14,12 @@ Display code only: the reports call :func:`report_html` from their
 from __future__ import annotations
 
 from html import escape
+from typing import TYPE_CHECKING
 
-from ..render import board_html
-from .results import Failure, HeuristicReport, _Report
+from bakers_lab.model.render import board_html
+
+if TYPE_CHECKING:  # the reports call this module: it needs their names only for types
+    from bakers_lab.teach.results import Failure, Report
 
 __all__ = ["failure_html", "report_html"]
 
@@ -68,7 +71,7 @@ def failure_html(f: Failure) -> str:
     return "".join(parts)
 
 
-def report_html(report: _Report) -> str:
+def report_html(report: Report) -> str:
     """The whole report: its summary, the checks with their points, the failures."""
     rows = []
     for c in report.checks:
@@ -85,11 +88,12 @@ def report_html(report: _Report) -> str:
     ]
     for f in sorted(report.failures, key=lambda f: f.case):
         parts.append("<hr>" + failure_html(f))
-    if isinstance(report, HeuristicReport):
+    informed = getattr(report, "informed", ())  # a HeuristicReport's heuristics
+    if informed:
         cells = "".join(
             f"<tr><td>{escape(i.name)}</td><td>{i.mean_ratio:.3f}</td>"
             f"<td>{'admissible' if i.admissible else 'not admissible'}</td></tr>"
-            for i in report.informed
+            for i in informed
         )
         parts.append(
             f"<p>How informed (mean of h / true distance; 1.0 is exact):</p><table>{cells}</table>"

@@ -30,10 +30,10 @@ from __future__ import annotations
 from collections import Counter, deque
 from dataclasses import dataclass
 
-from ..deals import Deal
-from ..game import GameState
-from ..moves import Move
-from ..solve.search import GameProblem, Problem
+from bakers_lab.model.deals import Deal
+from bakers_lab.model.game import GameState
+from bakers_lab.model.moves import Move
+from bakers_lab.solve.search import GameProblem, Problem
 
 __all__ = ["OutOfNodes", "RecordingProblem", "SearchStats"]
 

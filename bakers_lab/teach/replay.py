@@ -1,4 +1,4 @@
-"""Replaying a returned line with the rule engine (:class:`~bakers_lab.game.GameState`).
+"""Replaying a returned line with the rule engine (:class:`~bakers_lab.model.game.GameState`).
 
 >>> from bakers_lab.teach.cases import Case
 >>> problem, end = replay(Case("micro", 1005), ["AH>F", "2C>F"])
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..game import GameState
-from ..moves import IllegalMoveError, Move, MoveError
-from .cases import Case
+from bakers_lab.model.game import GameState
+from bakers_lab.model.moves import IllegalMoveError, Move, MoveError
+from bakers_lab.teach.cases import Case
 
 __all__ = ["replay"]
 

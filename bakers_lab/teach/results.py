@@ -12,8 +12,7 @@ sentence saying what the bug probably is.
 - ``assert_passed()``: raises ``AssertionError`` with the report when a check
   failed (an autograder's test cell needs nothing else);
 - ``_repr_html_()``: the report as Jupyter shows it (drawn by
-  :mod:`bakers_lab.teach.html`, imported only then: these records never
-  import display code).
+  :mod:`bakers_lab.teach.html`).
 
 >>> c = Check("legal", "every line is legal and wins", True, 1.0, 1.0, "on 33 deals")
 >>> r = SearchReport("breadth_first", (c,), (), 33, 1.5)
@@ -28,7 +27,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cases import Case
+from bakers_lab.teach.cases import Case
+from bakers_lab.teach.html import report_html
 
 __all__ = ["Check", "Failure", "HeuristicReport", "Informed", "SearchReport"]
 
@@ -100,8 +100,9 @@ def _side_by_side(lines: tuple[tuple[str, tuple[str, ...] | None], ...]) -> str:
 
 
 @dataclass(frozen=True)
-class _Report:
-    """What both reports share."""
+class Report:
+    """What every report of a student's submission shares: the checks with their points,
+    the failures found, and the summary line."""
 
     subject: str
     checks: tuple[Check, ...]
@@ -186,7 +187,7 @@ class _Report:
 
 
 @dataclass(frozen=True)
-class SearchReport(_Report):
+class SearchReport(Report):
     """What :func:`~bakers_lab.teach.check_search` found: ``subject`` is the
     promise (``"breadth_first"``); ``deals`` how many deals the search was run
     on; ``seconds`` the time the check took."""
@@ -202,8 +203,6 @@ class SearchReport(_Report):
         return self.summary() + "\n" + self._body()
 
     def _repr_html_(self) -> str:
-        from .html import report_html
-
         return report_html(self)
 
 
@@ -218,7 +217,7 @@ class Informed:
 
 
 @dataclass(frozen=True)
-class HeuristicReport(_Report):
+class HeuristicReport(Report):
     """What :func:`~bakers_lab.teach.check_heuristic` found: ``subject`` is the
     heuristic's name; ``positions`` how many positions it rated; ``informed``
     its row and the library's heuristics' rows (its own first)."""
@@ -240,6 +239,4 @@ class HeuristicReport(_Report):
         return self.summary() + "\n" + self._body() + "\n".join(table)
 
     def _repr_html_(self) -> str:
-        from .html import report_html
-
         return report_html(self)

@@ -37,16 +37,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from ..game import GameState
-from ..moves import Move
-from ..solve import search as ref
-from ..solve.heuristics import Heuristic, burial, detours
-from ..validate import as_int, as_number, describe
-from .cases import DECKS, SEARCH_CASES, Case, flicker
-from .recorder import OutOfNodes, RecordingProblem, SearchStats
-from .replay import replay
-from .results import Check, Failure, SearchReport
-from .sandbox import (
+from bakers_lab.model.game import GameState
+from bakers_lab.model.moves import Move
+from bakers_lab.solve import search as ref
+from bakers_lab.solve.heuristics import Heuristic, burial, detours
+from bakers_lab.teach.cases import DECKS, SEARCH_CASES, Case, flicker
+from bakers_lab.teach.recorder import OutOfNodes, RecordingProblem, SearchStats
+from bakers_lab.teach.replay import replay
+from bakers_lab.teach.results import Check, Failure, SearchReport
+from bakers_lab.teach.sandbox import (
     MEMORY_MB,
     Died,
     OutOfMemory,
@@ -57,6 +56,7 @@ from .sandbox import (
     start_limited,
     stopped,
 )
+from bakers_lab.utils.validate import as_int, as_number, describe
 
 __all__ = ["PROMISES", "Promise", "ReferenceRuns", "check_search", "textbook_astar"]
 

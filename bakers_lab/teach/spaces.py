@@ -22,9 +22,9 @@ import math
 from collections import deque
 from dataclasses import dataclass
 
-from ..game import GameState
-from ..moves import Move
-from .cases import Case
+from bakers_lab.model.game import GameState
+from bakers_lab.model.moves import Move
+from bakers_lab.teach.cases import Case
 
 __all__ = ["Space", "state_space"]
 

@@ -32,8 +32,8 @@ from collections.abc import Callable
 from typing import Any
 
 import bakers_lab as bl
-from bakers_lab.cards import Card
-from bakers_lab.moves import Dest
+from bakers_lab.model.cards import Card
+from bakers_lab.model.moves import Dest
 
 # PySolFC's config folder (~/.PySolFC) is under HOME: a fresh one, with one
 # cardset (PySolFC needs one to start), and its options set before it starts.

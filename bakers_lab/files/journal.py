@@ -1,0 +1,353 @@
+"""My games: every game a person plays in the app, kept on their own computer.
+
+The app (:class:`bakers_lab.display.widgets.GameExplorer`) writes each game played on its
+board to a :class:`Journal` when it ends: won, lost (no legal move left), or given
+up (the person moved on to another game after playing at least one move).  The
+journal is one Parquet file in the user's data folder (``platformdirs``:
+``~/.local/share/bakers_lab/files/journal.parquet`` on Linux); the environment
+variable ``BAKERS_LAB_JOURNAL`` names another file.  Nothing is ever sent
+anywhere, and a journal made with ``enabled=False`` writes nothing.
+
+The file is written whole to a temporary file beside it, then renamed over it,
+so a crash leaves the old journal or the new one, never half of one.  It is read
+with an allow-list: exactly the columns of :data:`SCHEMA`, each of its kind, and
+every value checked (a game number, a variant, a result); anything else makes
+the journal *damaged*: a :class:`JournalError` of one line naming the file, and
+the file is never overwritten.
+
+>>> import tempfile, os
+>>> folder = tempfile.mkdtemp()
+>>> j = Journal(os.path.join(folder, "journal.parquet"))
+>>> j.add(Entry.finished(1, "bakers_dozen", "AD>F KC>F", "given_up"))
+>>> t = j.read()
+>>> t.loc[0, "deal"], t.loc[0, "result"], bool(t.loc[0, "won"]), int(t.loc[0, "n_moves"])
+(1, 'given_up', False, 2)
+>>> j.games()[["deal", "variant", "won"]].to_dict("records")
+[{'deal': 1, 'variant': 'bakers_dozen', 'won': False}]
+>>> Journal(os.path.join(folder, "off.parquet"), enabled=False).add(
+...     Entry.finished(2, "bakers_dozen", "AD>F", "lost"))
+>>> os.path.exists(os.path.join(folder, "off.parquet"))
+False
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+import uuid
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+import pyarrow as pa
+
+from bakers_lab.files.userfile import read_user_file
+from bakers_lab.model.rules import variant_names
+from bakers_lab.utils.validate import as_bool, describe, shown
+
+__all__ = [
+    "JOURNAL_ENV",
+    "MAX_JOURNAL_BYTES",
+    "RESULTS",
+    "SCHEMA",
+    "Entry",
+    "Journal",
+    "JournalError",
+    "counts",
+    "default_path",
+]
+
+#: The environment variable that names the journal's file instead of the default.
+JOURNAL_ENV = "BAKERS_LAB_JOURNAL"
+#: The largest journal read (a game is about 400 bytes in it: some 100,000 games).
+MAX_JOURNAL_BYTES = 64 * 1024 * 1024
+#: How a game ended: every card home, no legal move left, or left for another game.
+RESULTS = ("won", "lost", "given_up")
+#: The journal's columns and their kinds, exactly (the allow-list it is read with).
+SCHEMA = pa.schema(
+    [
+        ("id", pa.string()),  # one game: written again when it ends again (an undo, then on)
+        ("deal", pa.string()),  # the PySolFC game number, in digits (up to 20 of them)
+        ("variant", pa.string()),
+        ("started", pa.timestamp("us", tz="UTC")),
+        ("ended", pa.timestamp("us", tz="UTC")),
+        ("result", pa.string()),
+        ("moves", pa.string()),  # the moves from the deal, in this toolkit's notation
+        ("source", pa.string()),  # "app": played on the board; "pysolfc": begun in PySolFC
+    ]
+)
+#: Where a game began.
+SOURCES = ("app", "pysolfc")
+#: The columns :meth:`Journal.read` gives: the file's, then ``won`` and ``n_moves``.
+READ_COLUMNS = (*SCHEMA.names, "won", "n_moves")
+
+
+class JournalError(ValueError):
+    """A journal that cannot be read or written: one line, naming the file."""
+
+
+def default_path() -> Path:
+    """The journal's file: ``$BAKERS_LAB_JOURNAL`` when set (and not empty), else
+    ``journal.parquet`` in the user's data folder (``platformdirs``).
+
+    >>> import os
+    >>> before = os.environ.pop("BAKERS_LAB_JOURNAL", None)
+    >>> default_path().name
+    'journal.parquet'
+    >>> os.environ["BAKERS_LAB_JOURNAL"] = "/tmp/my-games.parquet"
+    >>> str(default_path())
+    '/tmp/my-games.parquet'
+    >>> if before is not None: os.environ["BAKERS_LAB_JOURNAL"] = before
+    ... else: del os.environ["BAKERS_LAB_JOURNAL"]
+    """
+    named = os.environ.get(JOURNAL_ENV, "")
+    if named:
+        return Path(named).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("bakers_lab")) / "journal.parquet"
+
+
+def _now() -> pd.Timestamp:
+    return pd.Timestamp.now(tz="UTC").floor("s")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One game of the journal.
+
+    ``deal``: the PySolFC game number; ``variant``: a preset's name; ``moves``: the
+    moves from the deal, space-separated (``"AD>F 7C>8H"``); ``result``: one of
+    :data:`RESULTS`; ``started`` / ``ended``: when (UTC); ``source``: ``"app"`` or
+    ``"pysolfc"`` (a PySolFC save opened and played on); ``id``: the game's own key
+    (a game that ends again, after an undo, replaces its entry).
+
+    >>> e = Entry.finished(4, "bakers_dozen", ["AH>F", "AC>F"], "lost")
+    >>> e.moves, e.won, e.n_moves
+    ('AH>F AC>F', False, 2)
+    >>> Entry.finished(4, "bakers_dozen", "", "drawn")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bakers_lab.files.journal.JournalError: result must be one of won, lost, given_up, not ...
+    """
+
+    id: str
+    deal: int
+    variant: str
+    started: pd.Timestamp
+    ended: pd.Timestamp
+    result: str
+    moves: str
+    source: str = "app"
+
+    def __post_init__(self) -> None:
+        problem = _problem(self.deal, self.variant, self.result, self.moves, self.source)
+        if problem:
+            raise JournalError(problem)
+
+    @classmethod
+    def finished(
+        cls,
+        deal: int,
+        variant: str,
+        moves: str | Iterable[object],
+        result: str,
+        *,
+        started: pd.Timestamp | None = None,
+        source: str = "app",
+        id: str | None = None,
+    ) -> Entry:
+        """A game that ended now (``started``: now too, unless given)."""
+        text = moves if isinstance(moves, str) else " ".join(str(m) for m in moves)
+        now = _now()
+        return cls(
+            id=id or uuid.uuid4().hex,
+            deal=deal,
+            variant=variant,
+            started=now if started is None else started,
+            ended=now,
+            result=result,
+            moves=" ".join(text.split()),
+            source=source,
+        )
+
+    @property
+    def won(self) -> bool:
+        return self.result == "won"
+
+    @property
+    def n_moves(self) -> int:
+        return len(self.moves.split())
+
+
+def _problem(deal: object, variant: object, result: object, moves: object, source: object) -> str:
+    """What is wrong with one game's values, in one line ("" when nothing)."""
+    if not isinstance(deal, int) or isinstance(deal, bool) or not 1 <= deal < 10**20:
+        return f"deal must be a PySolFC game number from 1 to 10**20 - 1, not {describe(deal)}"
+    if variant not in variant_names():
+        return f"variant must be one of {', '.join(variant_names())}, not {describe(variant)}"
+    if result not in RESULTS:
+        return f"result must be one of {', '.join(RESULTS)}, not {describe(result)}"
+    if not isinstance(moves, str):
+        return f"moves must be text like 'AD>F 7C>8H', not {describe(moves)}"
+    if source not in SOURCES:
+        return f"source must be one of {', '.join(SOURCES)}, not {describe(source)}"
+    return ""
+
+
+def _empty() -> pd.DataFrame:
+    t = SCHEMA.empty_table().to_pandas()
+    t["deal"] = pd.Series([], dtype=object)
+    return t.assign(won=pd.Series([], dtype=bool), n_moves=pd.Series([], dtype="int64"))
+
+
+class Journal:
+    """The journal's file (``path``; :func:`default_path` when ``None``) and whether
+    games are written to it (``enabled``: a journal switched off writes nothing, and
+    still reads what was kept before).
+
+    :meth:`read` gives the games as a table, :meth:`add` keeps one more (or a new
+    end of one already kept), :meth:`games` gives them as
+    :func:`bakers_lab.study.strength` takes them.
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, *, enabled: bool = True):
+        if path is not None and (not isinstance(path, str | os.PathLike) or not os.fspath(path)):
+            raise JournalError(f"path must be a file path, not {describe(path)}")
+        self.path = Path(path) if path is not None else default_path()
+        self.enabled = as_bool(enabled, "enabled", error=JournalError)
+
+    def __repr__(self) -> str:
+        return f"Journal({str(self.path)!r}, enabled={self.enabled})"
+
+    def _damaged(self, why: str) -> JournalError:
+        return JournalError(
+            f"the journal {self.path} is damaged ({why}); it is left as it is: move it away, "
+            f"or set {JOURNAL_ENV} to another file, to start a new one"
+        )
+
+    def read(self) -> pd.DataFrame:
+        """The games kept, oldest first: the columns of :data:`SCHEMA` (``deal`` a
+        Python int) and ``won`` and ``n_moves``; an empty table when there is no file
+        yet.  A file that is not such a journal is refused in one line."""
+        if not self.path.exists():
+            return _empty()
+        try:
+            data = read_user_file(self.path, "the journal", limit=MAX_JOURNAL_BYTES)
+        except (OSError, ValueError) as exc:
+            raise JournalError(str(exc)) from None
+        import pyarrow.parquet as pq  # type: ignore[import-untyped, unused-ignore]
+
+        try:
+            table = pq.read_table(pa.BufferReader(data))
+        except (pa.ArrowException, OSError, ValueError) as exc:
+            raise self._damaged(
+                f"not a Parquet file: {shown(str(exc).splitlines()[0], 80)}"
+            ) from None
+        names = table.schema.names
+        extra = [n for n in names if n not in SCHEMA.names]
+        if extra or len(set(names)) != len(names):
+            raise self._damaged(f"a column it may not hold: {shown(', '.join(extra or names))}")
+        missing = [n for n in SCHEMA.names if n not in names]
+        if missing:
+            raise self._damaged(f"no {', '.join(missing)} column")
+        for field in SCHEMA:
+            kind = table.schema.field(field.name).type
+            if kind != field.type:
+                raise self._damaged(f"its {field.name} column holds {kind}, not {field.type}")
+        if any(table.column(n).null_count for n in names):
+            raise self._damaged("a game with an empty value")
+        t = table.select(SCHEMA.names).to_pandas()
+        deals: list[int] = []
+        for i, row in enumerate(t.itertuples(index=False), 1):
+            text = row.deal
+            deal = int(text) if text.isascii() and text.isdigit() and len(text) <= 20 else 0
+            problem = _problem(deal, row.variant, row.result, row.moves, row.source)
+            if problem:
+                raise self._damaged(f"game {i}: {problem}")
+            deals.append(deal)
+        t["deal"] = pd.Series(deals, dtype=object)
+        t["won"] = (t["result"] == "won").astype(bool)
+        t["n_moves"] = pd.Series([len(m.split()) for m in t["moves"]], dtype="int64")
+        return t.reset_index(drop=True)
+
+    def add(self, entry: Entry) -> None:
+        """Keep ``entry`` (replacing the entry of the same ``id``), written atomically;
+        nothing at all when the journal is switched off.  A damaged journal is not
+        overwritten: the :class:`JournalError` of :meth:`read` is raised."""
+        if not isinstance(entry, Entry):
+            raise JournalError(f"entry must be a journal Entry, not {describe(entry)}")
+        if not self.enabled:
+            return
+        with self._locked():
+            self._add(entry)
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        """Hold the journal's lock file while it is read and written again, so that two
+        pages of the app ending games at once keep both (where the system has ``fcntl``)."""
+        try:
+            import fcntl
+        except ImportError:  # Windows: no lock; the rename still keeps the file whole
+            yield
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path.with_name(self.path.name + ".lock"), os.O_RDWR | os.O_CREAT)
+        except OSError as exc:
+            raise JournalError(f"the journal {self.path}: cannot write there ({exc})") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)  # closing lets the lock go
+
+    def _add(self, entry: Entry) -> None:
+        old = self.read()
+        old = old[old["id"] != entry.id]
+        row = {
+            "id": entry.id, "deal": str(entry.deal), "variant": entry.variant,
+            "started": entry.started, "ended": entry.ended, "result": entry.result,
+            "moves": entry.moves, "source": entry.source,
+        }  # fmt: skip
+        records = [{**r, "deal": str(r["deal"])} for r in old[SCHEMA.names].to_dict("records")]
+        self._write(pa.Table.from_pylist([*records, row], schema=SCHEMA))
+
+    def _write(self, table: pa.Table) -> None:
+        """``table`` to :attr:`path`: into a temporary file beside it, then renamed."""
+        import pyarrow.parquet as pq  # type: ignore[import-untyped, unused-ignore]
+
+        folder = self.path.parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=folder)
+        except OSError as exc:
+            raise JournalError(f"the journal {self.path}: cannot write there ({exc})") from None
+        try:
+            with os.fdopen(fd, "wb") as f:
+                pq.write_table(table, f)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            raise JournalError(f"the journal {self.path}: cannot write there ({exc})") from None
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+
+    def games(self) -> pd.DataFrame:
+        """The games as :func:`bakers_lab.study.strength` takes them: ``deal``, ``variant``,
+        ``won`` and ``moves`` (a game given up counts as lost, as PySolFC counts it)."""
+        t = self.read()
+        return t[["deal", "variant", "won", "moves"]].reset_index(drop=True)
+
+
+def counts(table: pd.DataFrame) -> Mapping[str, int]:
+    """How many games of ``table`` (:meth:`Journal.read`'s) ended each way.
+
+    >>> counts(pd.DataFrame({"result": ["won", "lost", "won"]}))
+    {'won': 2, 'lost': 1, 'given_up': 0}
+    """
+    return {r: int((table["result"] == r).sum()) for r in RESULTS}

@@ -1,0 +1,50 @@
+"""Compile the searches into numba's cache, one process per core, before the tests.
+
+The test workers and the many processes the tests start (the command line, survey
+workers, notebook kernels) then load the compiled searches from numba's cache instead
+of each compiling them again.  ``make test`` runs this while the linters run (it takes
+about a minute and a half on a fresh clone, two seconds once the cache is warm);
+``tests/conftest.py`` runs it too, for a plain ``pytest``.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+#: What compiles each compiled search: the solver and A* (which calls the solver
+#: first, so they share a process), and the players.
+WARM = (
+    "import bakers_lab as bl; bl.solve(1); bl.shortest(1)",
+    "import bakers_lab as bl; [bl.play(1, p) for p in ('greedy', 'search-1', 'undo-1')]",
+)
+
+
+def warm() -> float:
+    """Compile (or load) every search in child processes; the seconds it took.  Raises
+    RuntimeError with the child's error output if one fails."""
+    start = time.monotonic()
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
+        for code in WARM
+    ]
+    failed = []
+    for p, code in zip(procs, WARM, strict=True):
+        _, err = p.communicate()
+        if p.returncode != 0:
+            failed.append(f"compiling the searches failed ({code}):\n{err.decode()}")
+    if failed:
+        raise RuntimeError("\n".join(failed))
+    return time.monotonic() - start
+
+
+if __name__ == "__main__":
+    try:
+        seconds = warm()
+    except RuntimeError as exc:
+        sys.exit(str(exc))
+    if seconds > 10:
+        print(f"compiled the searches into numba's cache in {seconds:.0f} s", file=sys.stderr)
