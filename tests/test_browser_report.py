@@ -1,4 +1,5 @@
-"""The HTML report as a reader meets it: opened in Chromium at 1280 px, nothing runs off
+"""The report of a slice of the shipped tables: as text, what notebook 03 and the notebooks
+say; as HTML, as a reader meets it: opened in Chromium at 1280 px, nothing runs off
 the page, no feature is named by its column name, par is no player, and the loss model
 is the one notebook 03 shows.
 
@@ -18,6 +19,7 @@ import pytest
 from test_browser import CHROMIUM, VIEWPORT, shot_path
 
 import bakers_lab as bl
+from bakers_lab.display.report import Report, build_report, report_text, write_html
 from bakers_lab.files.table import MANIFEST, for_disk
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -41,12 +43,16 @@ def shipped_slice(out: Path, deals: int = 1000) -> Path:
 
 
 @pytest.fixture(scope="module")
-def report_file(tmp_path_factory) -> Path:
-    from bakers_lab.display.report import write_html
+def report(tmp_path_factory) -> Report:
+    """The report of :func:`shipped_slice` (its four loss models fitted once, for every
+    test of this file)."""
+    survey = shipped_slice(tmp_path_factory.mktemp("report") / "bakers_dozen_1-1000")
+    return build_report(survey, progress=False)
 
-    root = tmp_path_factory.mktemp("report")
-    survey = shipped_slice(root / "bakers_dozen_1-1000")
-    return write_html(survey, root / "report.html")
+
+@pytest.fixture(scope="module")
+def report_file(report, tmp_path_factory) -> Path:
+    return write_html(report, tmp_path_factory.mktemp("html") / "report.html")
 
 
 def test_the_report_fits_the_page_in_words(report_file):
@@ -87,3 +93,27 @@ def test_the_report_fits_the_page_in_words(report_file):
     # par is a column, never a player
     assert "shortest" not in text
     assert "Of the 1,000 deals of the par table, 962 have it proven" in text
+
+
+def test_the_report_says_what_the_notebooks_say(report):
+    from bakers_lab.study.predict import FEATURE_GROUPS, loss_predictors
+
+    rep = report
+    assert "shortest" not in set(rep.rates["player"])
+    assert len(rep.par) == 1000 and int(rep.par["par"].notna().sum()) == 962
+    # a loss model for each player that wins and loses at least 5 %: not random, not solver
+    assert [m.player for m in rep.models] == ["greedy", "careful", "lookahead-2", "lookahead-3"]
+    assert rep.notes[:2] == (
+        "No loss model for random in Baker's Dozen: it wins 0.8 % of its deals (under 5 %), "
+        "too few to tell the deals apart by.",
+        "No loss model for solver in Baker's Dozen: it loses 0.2 % of its deals (under 5 %), "
+        "too few to tell the deals apart by.",
+    )
+    careful = next(m for m in rep.models if m.player == "careful")
+    same = loss_predictors(rep.table, "careful")
+    assert (careful.logistic_auc, careful.trees_auc) == (same.logistic_auc, same.trees_auc)
+    assert careful.strongest_feature() == FEATURE_GROUPS[careful.strongest][0]
+    text = report_text(rep)
+    assert careful.summary()[:60] in text.replace("\n", " ")
+    assert not re.search(r"\bf_[a-z]", text)  # features in words
+    assert "shortest" not in text

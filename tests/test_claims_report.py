@@ -139,18 +139,25 @@ def test_every_listed_claim_is_covered():
     assert {c.source for c in CLAIMS} >= {"seeds 000, 004", "seed 003"}
 
 
-def test_readme_table_is_the_commands_output():
+@pytest.fixture(scope="module")
+def shipped_claims() -> str:
+    """The claims table of the shipped data, as ``bakers-lab claims --markdown`` prints it
+    (worked out once for the tests below)."""
+    return format_claims(claims_table(default_data_dir()), markdown=True)
+
+
+def test_readme_table_is_the_commands_output(shipped_claims):
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     match = re.search(r"<!-- claims:start -->\n(.*?)<!-- claims:end -->", readme, re.S)
     assert match, "README.md has no claims table between its markers"
-    assert match.group(1) == format_claims(claims_table(default_data_dir()), markdown=True)
+    assert match.group(1) == shipped_claims
 
 
-def test_cli_claims_matches_the_library(tmp_path):
+def test_cli_claims_matches_the_library(tmp_path, shipped_claims):
     proc = subprocess.run([sys.executable, "-m", "bakers_lab.cli", "claims", "--markdown"],
                           capture_output=True, text=True, timeout=300)  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout == format_claims(claims_table(), markdown=True)
+    assert proc.stdout == shipped_claims  # the command reads the shipped data by default
     bad = subprocess.run([sys.executable, "-m", "bakers_lab.cli", "claims", "--data",
                           str(tmp_path)], capture_output=True, text=True)  # fmt: skip
     assert bad.returncode == 2
@@ -248,32 +255,6 @@ def test_par_is_a_column_never_a_player():
     from bakers_lab.study.par import pars
 
     assert len(pars(bd)) == 998  # deals 1-1000 but the two unsolvable: no par, no bound
-
-
-def test_the_report_says_what_the_notebooks_say(tmp_path):
-    from test_browser_report import shipped_slice
-
-    from bakers_lab.study.predict import FEATURE_GROUPS, loss_predictors
-
-    rep = build_report(shipped_slice(tmp_path / "s"), progress=False)
-    assert "shortest" not in set(rep.rates["player"])
-    assert len(rep.par) == 1000 and int(rep.par["par"].notna().sum()) == 962
-    # a loss model for each player that wins and loses at least 5 %: not random, not solver
-    assert [m.player for m in rep.models] == ["greedy", "careful", "lookahead-2", "lookahead-3"]
-    assert rep.notes[:2] == (
-        "No loss model for random in Baker's Dozen: it wins 0.8 % of its deals (under 5 %), "
-        "too few to tell the deals apart by.",
-        "No loss model for solver in Baker's Dozen: it loses 0.2 % of its deals (under 5 %), "
-        "too few to tell the deals apart by.",
-    )
-    careful = next(m for m in rep.models if m.player == "careful")
-    same = loss_predictors(rep.table, "careful")
-    assert (careful.logistic_auc, careful.trees_auc) == (same.logistic_auc, same.trees_auc)
-    assert careful.strongest_feature() == FEATURE_GROUPS[careful.strongest][0]
-    text = report_text(rep)
-    assert careful.summary()[:60] in text.replace("\n", " ")
-    assert not re.search(r"\bf_[a-z]", text)  # features in words
-    assert "shortest" not in text
 
 
 def test_claims_take_a_table_or_a_folder_and_a_player_that_resolved_nothing_has_no_rate():
