@@ -418,10 +418,10 @@ def test_web_app_names_the_first_illegal_move_of_a_pasted_game(page, app):
 
 def test_web_app_ends_the_kernel_of_a_closed_page(browser, app):
     base, pid = app
-    # the earlier tests' pages may still be ending theirs: the five pages below, each
+    # the earlier tests' pages may still be ending theirs: the two pages below, each
     # closed as a person closes a tab, add none (benchmarks/app_load.py opens fifty)
     before = max(2, kernels_of(pid))
-    for _ in range(5):
+    for _ in range(2):
         context = browser.new_context(viewport=APP_VIEW)
         page = context.new_page()
         page.goto(base)

@@ -15,6 +15,8 @@ import pytest
 import test_browser as shared
 from test_browser import VIEWPORT, jupyterlab, lab_errors, shot_path
 
+from bakers_lab.files.datadir import shipped_table
+
 # the fixtures of tests/test_browser.py, for the JupyterLab test at the end: Chromium, a page
 browser, page = shared.browser, shared.page
 
@@ -22,12 +24,19 @@ nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+#: The compact outcome table shipped with the package: what a pip install reads (the
+#: win-rate and loss notebooks give the same answers from it, read in a second, not ten).
+COMPACT = repr(str(shipped_table()))
 FILES = sorted(NOTEBOOKS.glob("*.ipynb"))
 #: Source of the ``parameters`` cell for the test run, by notebook file name.
 PARAMETERS = {
     "01_replay.ipynb": "GAME = 5\nVARIANT = 'bakers_dozen'\nPLAYER = 'careful'",
+    "02_win_rates.ipynb": (
+        f"DATA = {COMPACT}\nVARIANT = 'bakers_dozen'\nFRESH_DEALS = '1-10'\n"
+        "FRESH_PLAYERS = 'solver,greedy,careful'"
+    ),
     "03_loss_predictors.ipynb": (  # one player's two models instead of two players'
-        "DATA = None\nVARIANT = 'bakers_dozen'\nPLAYER = 'careful'\nCOMPARE = ['careful']\n"
+        f"DATA = {COMPACT}\nVARIANT = 'bakers_dozen'\nPLAYER = 'careful'\nCOMPARE = ['careful']\n"
         "SHUFFLES = 3\nHARDEST = 1"
     ),
     "04_search_algorithms.ipynb": (

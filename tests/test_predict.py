@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 import bakers_lab as bl
+from bakers_lab.files.datadir import shipped_table
 from bakers_lab.study.claims import load_surveys
 from bakers_lab.study.features import FEATURES
 from bakers_lab.study.predict import (
@@ -26,7 +27,7 @@ pytest.importorskip("sklearn")
 
 @pytest.fixture(scope="module")
 def bakers():
-    t = load_surveys()
+    t = load_surveys(shipped_table())
     return t[t["variant"] == "bakers_dozen"]
 
 

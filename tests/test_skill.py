@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -14,11 +13,11 @@ from chart_text import overlapping_texts
 
 import bakers_lab as bl
 from bakers_lab.display import plots
+from bakers_lab.files.datadir import shipped_table
 from bakers_lab.study.claims import claims_table, load_surveys, located_claims
 from bakers_lab.study.skill import Crossing, crossing, family_setting, locate, skill_curve
 from bakers_lab.study.stats import paired_comparison
 
-DATA = Path(__file__).resolve().parent.parent / "data"
 #: Win probability of each setting in the synthetic survey.
 SETTINGS = {
     "careful": 0.45,
@@ -174,7 +173,7 @@ def test_planning_chart(show_chart):
 
 @pytest.fixture(scope="module")
 def shipped() -> pd.DataFrame:
-    return load_surveys(DATA)
+    return load_surveys(shipped_table())
 
 
 @pytest.mark.parametrize("variant", ["bakers_dozen", "bakers_dozen_return"])

@@ -297,7 +297,7 @@ def check_chunk(
         odd = sorted(set(table.columns) ^ set(columns)) or ["their order"]
         raise SurveyError(f"{what}: its columns differ from the other chunks' "
                           f"({shown(', '.join(odd))}); {_RECOMPUTE}")  # fmt: skip
-    variants = sorted(set(table["variant"].astype(str)))
+    variants = sorted(set(table["variant"].astype(str).tolist()))
     if variants != [layout.variant]:
         raise SurveyError(f"{what}: it holds rows of {shown(', '.join(variants))}, not "
                           f"{layout.variant}; {_RECOMPUTE}")  # fmt: skip
@@ -307,12 +307,12 @@ def check_chunk(
         value = outcome[bad].iloc[0]
         raise SurveyError(f"{what}: it holds an outcome {shown(repr(value), 30)}, not won, "
                           f"lost or unresolved; {_RECOMPUTE}")  # fmt: skip
-    players = table["player"].astype(str)
+    players: list[str] = table["player"].astype(str).tolist()
     strange = sorted(set(players) - set(layout.players))
     if strange:
         raise SurveyError(f"{what}: it holds games of {shown(', '.join(strange))}, a player "
                           f"this survey does not have; {_RECOMPUTE}")  # fmt: skip
-    deals = [int(n) for n in table["deal"]]
+    deals = [int(n) for n in table["deal"].tolist()]
     order = list(dict.fromkeys(deals))
     first = [p for d, p in zip(deals, players, strict=True) if d == deals[0]] if deals else []
     if len(first) == len(layout.players) and tuple(first) != layout.players:

@@ -41,18 +41,42 @@ __all__ = ["GameState", "Outcome"]
 Outcome = Literal["won", "lost", "ongoing"]
 
 _CARDS = tuple(Card.from_index(i) for i in range(52))
+# a card id's rank, suit and colour, looked up (the rule engine asks millions of times)
+_RANK = tuple(c % 13 + 1 for c in range(52))
+_SUIT = tuple(c // 13 for c in range(52))
+_RED = tuple(c >= 26 for c in range(52))
 
 
-def _rank(c: int) -> int:
-    return c % 13 + 1
+def _fits(build: str) -> tuple[bool, ...]:
+    """Whether card ``c`` may lie on card ``u`` in the tableau, at ``c * 52 + u``."""
+    return tuple(
+        _RANK[u] == _RANK[c] + 1
+        and (
+            build == "any_suit"
+            or (_SUIT[c] == _SUIT[u] if build == "same_suit" else _RED[c] != _RED[u])
+        )
+        for c in range(52)
+        for u in range(52)
+    )
 
 
-def _suit(c: int) -> int:
-    return c // 13
-
-
-def _red(c: int) -> bool:
-    return c >= 26
+#: :func:`_fits` of each way to build on the tableau.
+_FITS = {build: _fits(build) for build in ("any_suit", "same_suit", "alternate_colour")}
+#: The moves the engine proposes, made once (a Move checks itself when it is made):
+#: card ``c`` onto card ``u`` at ``c * 52 + u`` (one rank apart), home at ``c * 5 + 4``
+#: (pile unnamed) or ``c * 5 + s`` (pile ``s`` named), to an empty column at ``c``.
+_ONTO = {
+    c * 52 + u: Move(_CARDS[c], _CARDS[u])
+    for c in range(52)
+    for u in range(52)
+    if _RANK[u] == _RANK[c] + 1
+}
+_HOME = tuple(
+    Move(_CARDS[c], Dest.FOUNDATION, Suit(s) if s < 4 else None)
+    for c in range(52)
+    for s in range(5)
+)
+_TO_EMPTY = tuple(Move(_CARDS[c], Dest.EMPTY) for c in range(52))
 
 
 class GameState:
@@ -150,7 +174,7 @@ class GameState:
     @property
     def cards_home(self) -> int:
         """How many cards are on the foundations."""
-        return sum(len(p) for p in self._piles)
+        return sum(map(len, self._piles))
 
     @property
     def is_won(self) -> bool:
@@ -166,8 +190,8 @@ class GameState:
 
     def key(self) -> bytes:
         """A compact hashable key of the position, the same for any column order."""
-        cols = sorted(bytes(c) for c in self._cols)
-        return b"\xff".join(cols) + b"\xfe" + b"\xff".join(bytes(p) for p in self._piles)
+        cols = sorted(map(bytes, self._cols))
+        return b"\xff".join(cols) + b"\xfe" + b"\xff".join(map(bytes, self._piles))
 
     def to_text(self) -> str:
         """Board text of the position (foundation heights need same-suit piles)."""
@@ -182,35 +206,36 @@ class GameState:
     # -- the rules ---------------------------------------------------------
     def _builds_on(self, c: int, under: int) -> bool:
         """Card ``c`` may lie on card ``under`` in the tableau."""
-        if _rank(under) != _rank(c) + 1:
-            return False
-        build = self.rules.tableau_build
-        if build == "any_suit":
-            return True
-        if build == "same_suit":
-            return _suit(c) == _suit(under)
-        return _red(c) != _red(under)
+        return _FITS[self.rules.tableau_build][c * 52 + under]
 
     def _empty_takes(self, c: int) -> bool:
         policy = self.rules.empty_column
-        return policy == "any" or (policy == "king" and _rank(c) == self.rules.top_rank)
+        return policy == "any" or (policy == "king" and _RANK[c] == self.rules.top_rank)
 
     def _pile_takes(self, s: int, c: int) -> bool:
         pile = self._piles[s]
         if not pile:
-            return _rank(c) == 1 and _suit(c) == s
+            return _RANK[c] == 1 and _SUIT[c] == s
         top = pile[-1]
-        if _rank(c) != _rank(top) + 1 or _rank(c) > self.rules.ranks:
+        if _RANK[c] != _RANK[top] + 1 or _RANK[c] > self.rules.ranks:
             return False
         if self.rules.foundation_build == "same_suit":
-            return _suit(c) == s
-        return _red(c) != _red(top)
+            return _SUIT[c] == s
+        return _RED[c] != _RED[top]
+
+    def _takers(self, c: int) -> list[int]:
+        """The foundation piles that take card ``c`` now."""
+        if self.rules.foundation_build == "same_suit":  # only its own suit's pile can
+            s = _SUIT[c]
+            return [s] if self._pile_takes(s, c) else []
+        return [s for s in range(4) if self._pile_takes(s, c)]
 
     def _run_start(self, col: list[int]) -> int:
         """Index of the deepest card that may move with the top card as one unit."""
         k = len(col) - 1
         if self.rules.move_unit == "sequence":
-            while k > 0 and self._builds_on(col[k], col[k - 1]):
+            fits = _FITS[self.rules.tableau_build]
+            while k > 0 and fits[col[k] * 52 + col[k - 1]]:
                 k -= 1
         return k
 
@@ -219,33 +244,33 @@ class GameState:
         (source kind 0=column 1=pile, source index, cards moved, dest kind
         0=column 1=pile, dest index)."""
         cols, piles = self._cols, self._piles
+        fits = _FITS[self.rules.tableau_build]
         tops = [col[-1] if col else -1 for col in cols]
         empty = next((d for d, col in enumerate(cols) if not col), -1)
         for i, col in enumerate(cols):
             if not col:
                 continue
             top = col[-1]
-            takers = [s for s in range(4) if self._pile_takes(s, top)]
+            takers = self._takers(top)
             for s in takers:
-                named = Suit(s) if len(takers) > 1 else None
-                yield Move(_CARDS[top], Dest.FOUNDATION, named), (0, i, 1, 1, s)
+                yield _HOME[top * 5 + (s if len(takers) > 1 else 4)], (0, i, 1, 1, s)
             for k in range(len(col) - 1, self._run_start(col) - 1, -1):
                 c = col[k]
                 for d, t in enumerate(tops):
-                    if d != i and t >= 0 and self._builds_on(c, t):
-                        yield Move(_CARDS[c], _CARDS[t]), (0, i, len(col) - k, 0, d)
+                    if d != i and t >= 0 and fits[c * 52 + t]:
+                        yield _ONTO[c * 52 + t], (0, i, len(col) - k, 0, d)
                 if empty >= 0 and k > 0 and self._empty_takes(c):
-                    yield Move(_CARDS[c], Dest.EMPTY), (0, i, len(col) - k, 0, empty)
+                    yield _TO_EMPTY[c], (0, i, len(col) - k, 0, empty)
         if self.rules.foundation_return:
             for s, pile in enumerate(piles):
                 if not pile:
                     continue
                 c = pile[-1]
                 for d, t in enumerate(tops):
-                    if t >= 0 and self._builds_on(c, t):
-                        yield Move(_CARDS[c], _CARDS[t]), (1, s, 1, 0, d)
+                    if t >= 0 and fits[c * 52 + t]:
+                        yield _ONTO[c * 52 + t], (1, s, 1, 0, d)
                 if empty >= 0 and self._empty_takes(c):
-                    yield Move(_CARDS[c], Dest.EMPTY), (1, s, 1, 0, empty)
+                    yield _TO_EMPTY[c], (1, s, 1, 0, empty)
 
     def legal_moves(self) -> list[Move]:
         """Every legal move, in a fixed order (columns left to right)."""
@@ -293,10 +318,7 @@ class GameState:
                         move, f"the cards on {move.card} are not a built run that moves as a unit"
                     )
         if move.to_foundation:
-            if self.rules.foundation_build == "same_suit":  # only its own suit's pile can
-                takers = [_suit(c)] if self._pile_takes(_suit(c), c) else []
-            else:
-                takers = [s for s in range(4) if self._pile_takes(s, c)]
+            takers = self._takers(c)
             if move.pile is not None:
                 if int(move.pile) not in takers:
                     raise IllegalMoveError(

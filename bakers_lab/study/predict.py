@@ -261,8 +261,9 @@ def loss_predictors(
     :data:`FEATURE_GROUPS` among the held-out deals ``repeats`` times and
     measure the trees' loss of AUC.  ``bl.loss_model`` is this function.
 
+    >>> from bakers_lab.files.datadir import shipped_table
     >>> from bakers_lab.study.claims import load_surveys
-    >>> t = load_surveys()
+    >>> t = load_surveys(shipped_table())
     >>> few = t[(t["variant"] == "bakers_dozen") & (t["deal"].astype(int) <= 2000)]
     >>> found = loss_predictors(few, "careful", repeats=3)
     >>> found.n_test, found.strongest, round(found.logistic_auc, 2)
@@ -373,8 +374,9 @@ def loss_model(
     once; those features are collinear, so its odds ratios meant nothing.  The
     straight line alone, on features you choose, is :func:`logistic_model`.)
 
+    >>> from bakers_lab.files.datadir import shipped_table
     >>> from bakers_lab.study.claims import load_surveys
-    >>> t = load_surveys()
+    >>> t = load_surveys(shipped_table())
     >>> few = t[(t["variant"] == "bakers_dozen") & (t["deal"].astype(int) <= 2000)]
     >>> loss_model(few, "careful", repeats=3).strongest
     'Aces buried'
