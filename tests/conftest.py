@@ -18,6 +18,14 @@ import pytest
 from hypothesis import HealthCheck, settings
 from warm import warm
 
+#: The tests run two at a time on two cores (``make test``), and each test's kernels and
+#: child processes inherit this: one thread each for scikit-learn's OpenMP and for BLAS,
+#: which would otherwise start a thread per core in every process and make them wait on
+#: each other (the report's four loss models: 23 s beside two busy cores, 14 s with one
+#: thread).  A value set outside is kept.
+for _name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
+
 settings.register_profile(
     "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )

@@ -12,6 +12,7 @@ import pytest
 
 import bakers_lab as bl
 from bakers_lab.display.report import build_report, report_html, report_text
+from bakers_lab.files.datadir import shipped_table
 from bakers_lab.study.claims import CLAIMS, claims_table, default_data_dir, format_claims
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -154,10 +155,13 @@ def test_readme_table_is_the_commands_output(shipped_claims):
 
 
 def test_cli_claims_matches_the_library(tmp_path, shipped_claims):
-    proc = subprocess.run([sys.executable, "-m", "bakers_lab.cli", "claims", "--markdown"],
+    # from the compact table, read in a second (the same claims as data/ gives:
+    # tests/test_packaging.py; which data the command finds: find_data's tests there)
+    proc = subprocess.run([sys.executable, "-m", "bakers_lab.cli", "claims", "--markdown",
+                           "--data", str(shipped_table())],
                           capture_output=True, text=True, timeout=300)  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout == shipped_claims  # the command reads the shipped data by default
+    assert proc.stdout == shipped_claims
     bad = subprocess.run([sys.executable, "-m", "bakers_lab.cli", "claims", "--data",
                           str(tmp_path)], capture_output=True, text=True)  # fmt: skip
     assert bad.returncode == 2
@@ -243,7 +247,7 @@ def test_contents_says_what_the_surveys_hold_in_a_narrow_table():
 def test_par_is_a_column_never_a_player():
     from bakers_lab.study.claims import load_surveys
 
-    surveys = load_surveys()
+    surveys = load_surveys(shipped_table())
     assert "shortest" not in set(surveys["player"])
     bd = surveys[surveys["variant"] == "bakers_dozen"]
     assert "shortest" not in set(bl.win_rates(bd)["player"])

@@ -200,48 +200,57 @@ PICTURES_LOADED = """() => {
 }"""
 
 
+@pytest.fixture(scope="module")
+def looked_at_lab(tmp_path_factory, executed):
+    """One JupyterLab server over the runs of the notebooks of :data:`LOOKED_AT`: the
+    URL that opens one, ``{name}`` to fill in."""
+    ran = [executed(NOTEBOOKS / name) for name in LOOKED_AT]
+    with jupyterlab(tmp_path_factory.mktemp("lab"), LOOKED_AT, source=ran[0].parent) as url:
+        yield url
+
+
 @pytest.mark.parametrize("name", LOOKED_AT)
 def test_jupyterlab_shows_every_chart_and_table_within_the_notebook_width(
-    page, tmp_path, name, executed
+    page, name, looked_at_lab
 ):
     """Each chart and table of the notebook as JupyterLab shows it at 1280 px: saved
     as a screenshot to look at, no chart shrunk past reading, no table wider than the
     notebook (a person would have to scroll sideways to read it).  The notebook is the
     run of :func:`test_notebook_runs_on_a_fresh_kernel` (one run a notebook), opened
     with its outputs as a person opens a notebook they ran."""
-    ran = executed(NOTEBOOKS / name)
-    with jupyterlab(tmp_path, [name], source=ran.parent) as url:
-        page.goto(url.format(name=name))
-        page.locator(".jp-Notebook").first.wait_for()
-        page.wait_for_function(PICTURES_LOADED)
-        assert lab_errors(page) == []
-        stem = name.removesuffix(".ipynb")
+    stem = name.removesuffix(".ipynb")
+    # a workspace of its own: the lab does not reopen the notebooks looked at before
+    page.goto(
+        looked_at_lab.format(name=name).replace("/lab/tree/", f"/lab/workspaces/{stem}/tree/")
+    )
+    page.locator(".jp-Notebook").first.wait_for()
+    page.wait_for_function(PICTURES_LOADED)
+    assert page.locator(".jp-Notebook").count() == 1
+    assert lab_errors(page) == []
 
-        def look_at(part, name: str) -> None:
-            """A screenshot of the whole of ``part``: the window is made as tall as it
-            (the notebook then shows it whole; its width, 1280 px, stays)."""
-            height = part.evaluate("e => e.getBoundingClientRect().height")
-            page.set_viewport_size(
-                {**VIEWPORT, "height": max(VIEWPORT["height"], int(height) + 200)}
-            )
-            part.scroll_into_view_if_needed()
-            part.screenshot(path=str(shot_path(name)))
-            page.set_viewport_size(VIEWPORT)
+    def look_at(part, name: str) -> None:
+        """A screenshot of the whole of ``part``: the window is made as tall as it
+        (the notebook then shows it whole; its width, 1280 px, stays)."""
+        height = part.evaluate("e => e.getBoundingClientRect().height")
+        page.set_viewport_size({**VIEWPORT, "height": max(VIEWPORT["height"], int(height) + 200)})
+        part.scroll_into_view_if_needed()
+        part.screenshot(path=str(shot_path(name)))
+        page.set_viewport_size(VIEWPORT)
 
-        charts = page.locator(".jp-OutputArea-output img")
-        assert charts.count() > 0
-        unreadable = []
-        for i in range(charts.count()):
-            chart = charts.nth(i)
-            shown, drawn = chart.evaluate("i => [i.clientWidth, i.naturalWidth]")
-            look_at(chart, f"lab_{stem}_chart_{i + 1}")
-            if shown < SHRINK * drawn:
-                unreadable.append(f"chart {i + 1} is shown {shown} px wide of {drawn}")
-        tables = page.locator(".jp-OutputArea-output.jp-RenderedHTMLCommon:has(table)")
-        for i in range(tables.count()):
-            table = tables.nth(i)
-            look_at(table, f"lab_{stem}_table_{i + 1}")
-            inner, room = table.evaluate("o => [o.scrollWidth, o.clientWidth]")
-            if inner > room + 1:
-                unreadable.append(f"table {i + 1} is {inner} px wide in {room} px")
-        assert unreadable == []
+    charts = page.locator(".jp-OutputArea-output img")
+    assert charts.count() > 0
+    unreadable = []
+    for i in range(charts.count()):
+        chart = charts.nth(i)
+        shown, drawn = chart.evaluate("i => [i.clientWidth, i.naturalWidth]")
+        look_at(chart, f"lab_{stem}_chart_{i + 1}")
+        if shown < SHRINK * drawn:
+            unreadable.append(f"chart {i + 1} is shown {shown} px wide of {drawn}")
+    tables = page.locator(".jp-OutputArea-output.jp-RenderedHTMLCommon:has(table)")
+    for i in range(tables.count()):
+        table = tables.nth(i)
+        look_at(table, f"lab_{stem}_table_{i + 1}")
+        inner, room = table.evaluate("o => [o.scrollWidth, o.clientWidth]")
+        if inner > room + 1:
+            unreadable.append(f"table {i + 1} is {inner} px wide in {room} px")
+    assert unreadable == []
