@@ -2,13 +2,12 @@
 table is the command's output, the report reads a survey and stands alone as HTML."""
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from inprocess import run_cli
 
 import bakers_lab as bl
 from bakers_lab.display.report import build_report, report_html, report_text
@@ -157,13 +156,10 @@ def test_readme_table_is_the_commands_output(shipped_claims):
 def test_cli_claims_matches_the_library(tmp_path, shipped_claims):
     # from the compact table, read in a second (the same claims as data/ gives:
     # tests/test_packaging.py; which data the command finds: find_data's tests there)
-    proc = subprocess.run([sys.executable, "-m", "bakers_lab.cli", "claims", "--markdown",
-                           "--data", str(shipped_table())],
-                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    proc = run_cli("claims", "--markdown", "--data", shipped_table())
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == shipped_claims
-    bad = subprocess.run([sys.executable, "-m", "bakers_lab.cli", "claims", "--data",
-                          str(tmp_path)], capture_output=True, text=True)  # fmt: skip
+    bad = run_cli("claims", "--data", tmp_path)
     assert bad.returncode == 2
     assert bad.stderr.strip().splitlines() == [
         f"bakers-lab: error: no surveys in {tmp_path}: no subdirectory holds a _survey.json"
@@ -207,14 +203,12 @@ def test_report_html_stands_alone(small_survey, tmp_path):
 
 def test_cli_report(small_survey, tmp_path):
     out = tmp_path / "r.html"
-    proc = subprocess.run([sys.executable, "-m", "bakers_lab.cli", "report", str(small_survey),
-                           "--html", str(out)], capture_output=True, text=True)  # fmt: skip
+    proc = run_cli("report", small_survey, "--html", out)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines()[1] == f"report written to {out}"
     assert out.read_text().startswith("<!DOCTYPE html>")
     for target in (tmp_path / "none", tmp_path):
-        bad = subprocess.run([sys.executable, "-m", "bakers_lab.cli", "report", str(target)],
-                             capture_output=True, text=True)  # fmt: skip
+        bad = run_cli("report", target)
         assert bad.returncode == 2
         [line] = bad.stderr.strip().splitlines()
         assert line.startswith(f"bakers-lab: error: no survey in {target}: it ")

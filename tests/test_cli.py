@@ -7,6 +7,7 @@ import sys
 import time
 
 import pytest
+from inprocess import run_cli
 
 import bakers_lab as bl
 from bakers_lab.cli import main
@@ -110,12 +111,6 @@ def test_solve_long_budget_options(capsys):
     assert main(["solve", "6574", "--table-mib", "1", "--max-depth", "100000"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("bakers_dozen game 6574: unresolved (5,000,168 nodes, ")
-
-
-def run_cli(*args, stdin=None):
-    return subprocess.run(
-        [sys.executable, "-m", "bakers_lab.cli", *args], input=stdin, capture_output=True, text=True
-    )
 
 
 def test_solve_bad_input_one_line_exit_2(tmp_path):

@@ -4,11 +4,10 @@ records are refused in one line."""
 
 import json
 import re
-import subprocess
-import sys
 
 import numpy as np
 import pytest
+from inprocess import run_cli
 
 import bakers_lab as bl
 from bakers_lab.solve.players import MAX_DECISIONS, MAX_DIAL, Player, PlayerError
@@ -207,11 +206,6 @@ def test_bad_names(name, message):
 def test_records_built_by_hand_are_checked(args, message):
     with pytest.raises(PlayerError, match=re.escape(message)):
         Player(*args)
-
-
-def run_cli(*args):
-    return subprocess.run([sys.executable, "-m", "bakers_lab.cli", *args],
-                          capture_output=True, text=True, timeout=300)  # fmt: skip
 
 
 def test_cli_takes_the_planners_and_refuses_bad_dials(tmp_path):

@@ -3,10 +3,9 @@ gives, is the same every time, and the ladder of players is ordered."""
 
 import itertools
 import re
-import subprocess
-import sys
 
 import pytest
+from inprocess import run_cli
 from statsmodels.stats.contingency_tables import mcnemar
 
 import bakers_lab as bl
@@ -159,11 +158,6 @@ def test_player_names_and_weights():
     assert p.weights().tolist() == [3, 0, 2, 0]
     assert Player.parse("careful").weights().tolist() == [3, 1, 2, 1]
     assert list(TIPS) == ["low_cards", "space", "traps"]
-
-
-def run_cli(*args):
-    return subprocess.run([sys.executable, "-m", "bakers_lab.cli", *args],
-                          capture_output=True, text=True, timeout=300)  # fmt: skip
 
 
 def test_cli_player_errors_are_one_line(tmp_path):

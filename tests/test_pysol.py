@@ -429,12 +429,7 @@ def test_a_card_taken_back_from_a_foundation_is_bakers_dozen_as_pysolfc_plays_it
 
 def test_explain_and_hint_read_a_pysolfc_save_as_the_moves_it_holds(tmp_path: Path) -> None:
     """explain --pysol names what explain N --moves names on the same moves."""
-    import subprocess
-    import sys
-
-    def cli(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "bakers_lab.cli", *args],
-                              capture_output=True, text=True, timeout=600)  # fmt: skip
+    from inprocess import run_cli as cli
 
     save = DATA / "bakers_dozen_4_lost.pysol"
     moves = tmp_path / "moves.txt"

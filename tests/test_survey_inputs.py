@@ -4,27 +4,16 @@
 and the command line's survey and solve options that the first tests did not cover."""
 
 import json
-import subprocess
-import sys
 from decimal import Decimal
 
 import pandas as pd
 import pytest
+from inprocess import run_cli
 
 import bakers_lab as bl
 from bakers_lab.study.survey import SurveyError, sample_deals
 
 BIG = [2**63, 5, 2**64 - 1, 10**20 - 1, 2**63 - 1, 2**64]
-
-
-def run_cli(*args, stdin=None, timeout=300):
-    return subprocess.run(
-        [sys.executable, "-m", "bakers_lab.cli", *map(str, args)],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
 
 
 def one_error_line(proc):
@@ -306,7 +295,7 @@ def test_cli_solve_board_from_stdin():
 )
 def test_cli_refusals_are_one_line_and_write_nothing(tmp_path, args, message):
     out = tmp_path / "d"
-    proc = run_cli(*(str(a).replace("{out}", str(out)) for a in args), timeout=300)
+    proc = run_cli(*(str(a).replace("{out}", str(out)) for a in args))
     assert message in one_error_line(proc)
     assert not out.exists()
 
