@@ -27,6 +27,7 @@ import os
 import pickle
 from typing import Any
 
+from bakers_lab.files.picklescan import TRUNCATED, PickleBudgetError, scan
 from bakers_lab.files.userfile import read_user_file
 
 __all__ = [
@@ -176,6 +177,10 @@ def loads_all(data: bytes, name: str = "<bytes>") -> list[Any]:
         raise PysolFileError(f"{name}: the file is empty")
     if data[:1] != b"\x80" and data[:1] not in (b"(", b"]", b"}", b"S", b"V", b"I", b"c"):
         raise PysolFileError(f"{name}: not a PySolFC file (it is not a Python pickle)")
+    try:  # its shape, before anything is built
+        scan(data, name)
+    except PickleBudgetError as e:
+        raise PysolFileError(str(e)) from None
     buf = io.BytesIO(data)
     u = SafeUnpickler(buf)
     out: list[Any] = []
@@ -187,10 +192,10 @@ def loads_all(data: bytes, name: str = "<bytes>") -> list[Any]:
             if "refused" in text:
                 raise PysolFileError(f"{name}: {text}") from None
             if "truncated" in text:
-                raise PysolFileError(f"{name}: the file is cut short (truncated)") from None
+                raise PysolFileError(f"{name}: {TRUNCATED}") from None
             raise PysolFileError(f"{name}: damaged or not a PySolFC file ({text})") from None
         except EOFError:
-            raise PysolFileError(f"{name}: the file is cut short (truncated)") from None
+            raise PysolFileError(f"{name}: {TRUNCATED}") from None
         except RecursionError:
             raise PysolFileError(f"{name}: damaged (nested too deeply)") from None
         except (ValueError, TypeError, KeyError, IndexError, AttributeError, MemoryError) as e:
