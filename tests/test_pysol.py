@@ -455,3 +455,43 @@ def test_explain_and_hint_read_a_pysolfc_save_as_the_moves_it_holds(tmp_path: Pa
         assert done.returncode == 2 and done.stdout == ""
         assert done.stderr.startswith("bakers-lab: error: ") and message in done.stderr
         assert done.stderr.count("\n") == 1
+
+
+def _struct(objs: list[object], name: str) -> Any:
+    return next(o for o in objs if getattr(o, "pysol_name", "").endswith(name))
+
+
+@pytest.mark.parametrize(
+    "bad", [10**400, -1.0, float("nan"), True, "noon"], ids=["10**400", "-1", "nan", "True", "noon"]
+)
+def test_a_time_that_is_no_time_is_named_in_one_line(tmp_path: Path, bad: object) -> None:
+    # 10**400 seconds in a save or a statistics log raised OverflowError (issue 51)
+    for struct, field, words in (
+        ("GameGlobalStatsStruct", "start_time", "start time"),
+        ("GameStatsStruct", "elapsed_time", "playing time"),
+    ):
+        objs = _save_objects(DATA / "bakers_dozen_5_given_up.pysol")
+        _struct(objs, struct).fields[field] = bad
+        p = tmp_path / "time.pysol"
+        p.write_bytes(_dump(objs))
+        with pytest.raises(PysolFileError) as info:
+            bl.read_pysol_game(p)
+        shown = repr(bad) if len(repr(bad)) <= 40 else repr(bad)[:37] + "..."
+        assert str(info.value) == f"{p}: damaged (its {words} is {shown}, not a time)"
+    for at in (3, 4):
+        entry = [31, 5, 1, 1_700_000_000.0, 60.0]
+        entry[at] = bad
+        p = _write_stats(tmp_path, {"Ann": [tuple(entry)]})
+        with pytest.raises(PysolFileError) as info:
+            bl.read_pysol_stats(p)
+        field = "start" if at == 3 else "time"
+        shown = repr(bad) if len(repr(bad)) <= 40 else repr(bad)[:37] + "..."
+        assert str(info.value) == (
+            f"{p}: damaged (its entry 1 of Ann's log's {field} is {shown}, not a time)"
+        )
+    # a missing time stays missing: NaN, no start
+    objs = _save_objects(DATA / "bakers_dozen_5_given_up.pysol")
+    _struct(objs, "GameStatsStruct").fields["elapsed_time"] = None
+    p = tmp_path / "none.pysol"
+    p.write_bytes(_dump(objs))
+    assert pd.isna(bl.read_pysol_game(p).seconds)

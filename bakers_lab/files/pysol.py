@@ -176,6 +176,28 @@ class _Reader:
         return obj
 
 
+#: The times a PySolFC file may hold, in seconds: when a game started (from 1970 to
+#: the year 2100) and how long it was played (up to a year).
+LATEST_START = 4_102_444_800.0
+LONGEST_GAME = 366 * 24 * 3600.0
+
+
+def _seconds(value: object, high: float, what: str, where: str) -> float:
+    """``value`` as a number of seconds from 0 to ``high``; a missing one (None) is
+    NaN; anything else names the file and the field in one line."""
+    if value is None:
+        return math.nan
+    if isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= high:
+        return float(value)  # NaN fails the comparison
+    raise PysolFileError(f"{where}: damaged (its {what} is {_shown(value)}, not a time)")
+
+
+def _shown(value: object) -> str:
+    """A value from a file, for a message: escaped, and cut to 40 characters."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _card_names(cards: list[int]) -> str:
     return " ".join(str(Card.from_index(c)) for c in cards) or "nothing"
 
@@ -275,9 +297,11 @@ def read_pysol_game(path: str | os.PathLike[str]) -> PysolGame:
         rules = _with_return(rules)
     d = deal(number, rules)
     played, state = _replay(d, history[:index], stacks, where)
-    seconds = stats.get("elapsed_time", math.nan) if stats is not None else math.nan
-    start = gstats.get("start_time") if gstats is not None else None
-    started = pd.Timestamp(start, unit="s", tz="UTC") if isinstance(start, float | int) else None
+    seconds = _seconds(stats.get("elapsed_time") if stats is not None else None,
+                       LONGEST_GAME, "playing time", where)  # fmt: skip
+    start = _seconds(gstats.get("start_time") if gstats is not None else None,
+                     LATEST_START, "start time", where)  # fmt: skip
+    started = None if math.isnan(start) else pd.Timestamp(start, unit="s", tz="UTC")
     return PysolGame(
         path=where,
         deal=d,
@@ -288,7 +312,7 @@ def read_pysol_game(path: str | os.PathLike[str]) -> PysolGame:
         pysolfc_version=version,
         won=state.is_won,
         finished=finished,
-        seconds=float(seconds) if isinstance(seconds, float | int) else math.nan,
+        seconds=seconds,
         started=started,
     )
 
@@ -445,6 +469,8 @@ def read_pysol_stats(path: str | os.PathLike[str], player: str | None = None) ->
             if fam is None:
                 left[_type_name(gid)] += 1
                 continue
+            start = _seconds(start, LATEST_START, f"entry {j} of {shown_name}'s log's start", where)
+            secs = _seconds(secs, LONGEST_GAME, f"entry {j} of {shown_name}'s log's time", where)
             keep.append((shown_name, *fam, num, word, status > 0, start, secs, gid))
     if total == 0:
         who = f" for {player}" if player is not None else ""
