@@ -495,3 +495,34 @@ def test_a_time_that_is_no_time_is_named_in_one_line(tmp_path: Path, bad: object
     p = tmp_path / "none.pysol"
     p.write_bytes(_dump(objs))
     assert pd.isna(bl.read_pysol_game(p).seconds)
+
+
+def test_the_demo_games_are_kept_apart_from_a_player_named_demo(tmp_path: Path) -> None:
+    # PySolFC logs its demo's games under no player; a person named "Demo" got 0 of 2
+    # games where the file holds 3 (issue 51)
+    game = (31, 5, 1, 1_700_000_000.0, 60.0)
+    p = _write_stats(tmp_path, {None: [game] * 2, "Demo": [game] * 3})
+    assert len(bl.read_pysol_stats(p, "Demo")) == 3
+    from bakers_lab.files.pysol import DEMO
+
+    assert len(bl.read_pysol_stats(p, DEMO)) == 2
+    assert bl.read_pysol_stats(p)["player"].value_counts().to_dict() == {"Demo": 3, DEMO: 2}
+
+
+def test_words_from_a_file_reach_the_terminal_escaped(tmp_path: Path) -> None:
+    # a player's name or a class name from a file set the terminal's title (issue 51)
+    title = "\x1b]0;owned\x07"
+    game = (31, 5, 1, 1_700_000_000.0, 60.0)
+    p = _write_stats(tmp_path, {f"Ann{title}": [game]})
+    with pytest.raises(PysolFileError) as info:
+        bl.read_pysol_stats(p, "Bob")
+    assert str(info.value) == (
+        f"{p}: no player 'Bob' in the file; its players: Ann\\x1b]0;owned\\x07"
+    )
+    odd = tmp_path / "odd.pysol"
+    odd.write_bytes(b"\x80\x02c" + f"os{title}\nsystem\n".encode() + b"N\x85R.")
+    with pytest.raises(PysolFileError) as info:
+        bl.read_pysol_game(odd)
+    assert "\x1b" not in str(info.value) and "refused to load os\\x1b]0;owned\\x07.system" in str(
+        info.value
+    )

@@ -42,8 +42,10 @@ from bakers_lab.model.deals import Deal, deal
 from bakers_lab.model.game import GameState
 from bakers_lab.model.moves import Dest, IllegalMoveError, Move
 from bakers_lab.model.rules import PRESETS, Rules
+from bakers_lab.utils.validate import shown
 
 __all__ = [
+    "DEMO",
     "PYSOLFC_NAMES",
     "PysolFileError",
     "PysolGame",
@@ -175,6 +177,10 @@ class _Reader:
             raise PysolFileError(f"{self.where}: damaged (a {obj.pysol_name} where {name} goes)")
         return obj
 
+
+#: The name the statistics table gives PySolFC's demo games (PySolFC logs them under no
+#: player), which no person's name can be taken for.
+DEMO = "PySolFC's demo"
 
 #: The times a PySolFC file may hold, in seconds: when a game started (from 1970 to
 #: the year 2100) and how long it was played (up to a year).
@@ -424,7 +430,8 @@ def read_pysol_stats(path: str | os.PathLike[str], player: str | None = None) ->
     and named in ``.attrs["note"]`` (one line, e.g. "1 game of another family
     left out: Klondike"; ``""`` when none) and ``.attrs["left_out"]`` (name →
     count).  ``player=None`` takes every player (PySolFC's demo games are
-    player ``Demo``); a player not in the file, or a log with no game, is a
+    player :data:`DEMO`, kept apart from any person's); a player not in the file,
+    or a log with no game, is a
     one-line :class:`PysolFileError`.
     """
     where = os.fspath(path)
@@ -443,11 +450,18 @@ def read_pysol_stats(path: str | os.PathLike[str], player: str | None = None) ->
     log = st.get("prev_games")
     if not isinstance(log, dict):
         raise PysolFileError(f"{where}: damaged (its log is a {type(log).__name__})")
-    names = {("Demo" if p is None else p): p for p in log}
+    if any(p is not None and not isinstance(p, str) for p in log):
+        odd = next(p for p in log if p is not None and not isinstance(p, str))
+        raise PysolFileError(f"{where}: damaged (a player named by a {type(odd).__name__})")
+    names = {(DEMO if p is None else p): p for p in log}
+    if len(names) < len(log):  # a person named like the demo: never merged with it
+        raise PysolFileError(f"{where}: a player is named {DEMO!r}, as the demo's games are")
     if player is not None:
         if player not in names:
-            known = ", ".join(str(n) for n in names) or "none"
-            raise PysolFileError(f"{where}: no player {player!r} in the file; its players: {known}")
+            known = shown(", ".join(str(n) for n in names), 200) or "none"
+            raise PysolFileError(
+                f"{where}: no player {shown(repr(player))} in the file; its players: {known}"
+            )
         names = {player: names[player]}
     family = {gid: (PYSOLFC_NAMES[gid], r.name) for gid, r in _family().items()}
     keep: list[tuple[Any, ...]] = []

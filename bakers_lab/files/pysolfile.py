@@ -29,6 +29,7 @@ from typing import Any
 
 from bakers_lab.files.picklescan import TRUNCATED, PickleBudgetError, scan
 from bakers_lab.files.userfile import read_user_file
+from bakers_lab.utils.validate import shown
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -146,9 +147,10 @@ class SafeUnpickler(pickle.Unpickler):
         try:
             return ALLOWED[(module, name)]
         except (KeyError, TypeError):
+            named = shown(f"{module}.{name}", 80)
             raise pickle.UnpicklingError(
-                f"refused to load {module}.{name}: it is not one of the names a PySolFC "
-                f"file holds, and nothing from the file is run"
+                f"refused to load {named}: it is not one of the names a PySolFC file holds, "
+                f"and nothing from the file is run"
             ) from None
 
     def persistent_load(self, pid: object) -> Any:

@@ -49,7 +49,20 @@ MAX_DIGITS = 1_000
 
 
 def shown(text: str, limit: int = 60) -> str:
-    """``text`` cut to about ``limit`` characters for an error message (``...`` marks the cut)."""
+    """``text`` (words from a user or a file) as a message may show it on a terminal:
+    each character that is not printable (a line break, a tab, the escape that starts
+    a terminal's control sequence, a right-to-left mark) written as its escape, and cut
+    to about ``limit`` characters (``...`` marks the cut).
+
+    >>> print(shown("Ann\\x1b]0;owned\\x07"))
+    Ann\\x1b]0;owned\\x07
+    >>> shown("x" * 100, 10)
+    'xxxxxxx...'
+    """
+    if not text.isprintable():
+        text = "".join(
+            c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text
+        )
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 

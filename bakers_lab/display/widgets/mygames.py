@@ -51,7 +51,13 @@ from bakers_lab.display.widgets.board import Board
 from bakers_lab.display.widgets.replay import Replay
 from bakers_lab.display.widgets.review import ReviewModel
 from bakers_lab.files.journal import Entry, Journal, JournalError, counts
-from bakers_lab.files.pysol import PysolFileError, PysolGame, read_pysol_game, read_pysol_stats
+from bakers_lab.files.pysol import (
+    DEMO,
+    PysolFileError,
+    PysolGame,
+    read_pysol_game,
+    read_pysol_stats,
+)
 from bakers_lab.files.pysolfile import MAX_FILE_BYTES
 from bakers_lab.model.deals import deal
 from bakers_lab.model.game import GameState
@@ -570,7 +576,7 @@ class MyGames(widgets.VBox):
             options.append((f"{p}'s PySolFC games in {name} ({counted(n, 'game')})", p))
         note = str(table.attrs.get("note", ""))
         self.source.options = options
-        chosen = next((p for p in players if p != "Demo"), players[0] if players else "")
+        chosen = next((p for p in players if p != DEMO), players[0] if players else "")
         if self.source.value == chosen:
             self.refresh()
         else:
