@@ -479,7 +479,7 @@ def test_a_time_that_is_no_time_is_named_in_one_line(tmp_path: Path, bad: object
         shown = repr(bad) if len(repr(bad)) <= 40 else repr(bad)[:37] + "..."
         assert str(info.value) == f"{p}: damaged (its {words} is {shown}, not a time)"
     for at in (3, 4):
-        entry = [31, 5, 1, 1_700_000_000.0, 60.0]
+        entry: list[object] = [31, 5, 1, 1_700_000_000.0, 60.0]
         entry[at] = bad
         p = _write_stats(tmp_path, {"Ann": [tuple(entry)]})
         with pytest.raises(PysolFileError) as info:
@@ -526,3 +526,63 @@ def test_words_from_a_file_reach_the_terminal_escaped(tmp_path: Path) -> None:
     assert "\x1b" not in str(info.value) and "refused to load os\\x1b]0;owned\\x07.system" in str(
         info.value
     )
+
+
+BAD_VALUES: tuple[object, ...] = (None, "x", -1, 10**30, 1.5, [], {}, (1,), True)
+
+
+def test_any_damaged_field_of_a_save_is_the_readers_one_line(tmp_path: Path) -> None:
+    # 21 damaged fields raised TypeError, ValueError, MoveError or OutOfBoundsDatetime,
+    # the CLI printed them without the file's name and the app nothing (issue 51): every
+    # field of every PySolFC object of a save, and the first moves' fields, each made bad
+    src = DATA / "bakers_dozen_4_lost.pysol"
+    p = tmp_path / "bad.pysol"
+    places: list[tuple[Any, Any, str]] = []
+    for i, obj in enumerate(_save_objects(src)):
+        if isinstance(getattr(obj, "fields", None), dict):
+            places += [(i, None, k) for k in obj.fields]  # type: ignore[attr-defined]
+    history = _moves_of(_save_objects(src)).fields["history"]  # type: ignore[attr-defined]
+    for m in range(3):
+        for a, atom in enumerate(history[m]):
+            places += [("move", (m, a), k) for k in atom.fields]
+    seen = set()
+    for where, at, key in places:
+        for bad in BAD_VALUES:
+            objs = _save_objects(src)
+            if where == "move":
+                m, a = at
+                _moves_of(objs).fields["history"][m][a].fields[key] = bad  # type: ignore[attr-defined]
+            else:
+                objs[where].fields[key] = bad
+            p.write_bytes(_dump(objs))
+            try:
+                bl.read_pysol_game(p)
+            except PysolFileError as exc:
+                text = str(exc)
+                assert text.startswith(f"{p}: ") and "\n" not in text and len(text) < 400, text
+                seen.add(text.split(" (")[0])
+    assert len(places) > 20 and seen  # the damage was found, in the reader's words
+
+
+def test_single_byte_changes_of_a_save_are_read_or_refused_in_one_line(tmp_path: Path) -> None:
+    # two of the audit's kind (issue 51), found by this test's own search: the first
+    # frame made 4 bytes longer (the unpickler then read a frame length of 2**63 and
+    # raised OverflowError), a move's target stack made its source (MoveError)
+    import random
+
+    data = (DATA / "bakers_dozen_4_lost.pysol").read_bytes()
+    assert data[3] == 11 and data[5329] == 7
+    changes = [(3, 15), (5329, 14)]
+    rng = random.Random(1)
+    changes += [(rng.randrange(len(data)), rng.randrange(256)) for _ in range(400)]
+    p = tmp_path / "changed.pysol"
+    refused = 0
+    for at, value in changes:
+        p.write_bytes(data[:at] + bytes([value]) + data[at + 1 :])
+        try:
+            bl.read_pysol_game(p)
+        except PysolFileError as exc:
+            text = str(exc)
+            assert text.startswith(f"{p}: ") and "\n" not in text and len(text) < 400, text
+            refused += 1
+    assert refused > 200

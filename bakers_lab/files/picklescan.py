@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import io
 import pickletools
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -122,7 +123,9 @@ def scan(data: bytes, name: str, budget: Budget = BUDGET) -> Shape:
     limit = budget.walked + budget.walked_per_byte * len(data)
     memo: dict[int, _Node] = {}  # one unpickler reads them all: the memo carries over
     while stream.tell() < len(data):
-        root, built = _one(stream, data, memo, name, budget, budget.objects - objects)
+        with warnings.catch_warnings():  # a damaged text's odd escapes: said below, if at all
+            warnings.simplefilter("ignore", DeprecationWarning)
+            root, built = _one(stream, data, memo, name, budget, budget.objects - objects)
         objects += built
         d, w = _measure(root, budget.depth, limit - walked, name)
         depth, walked, pickles = max(depth, d), walked + w, pickles + 1
@@ -141,12 +144,18 @@ def _one(
     stack: list[_Node] = []
     marks: list[int] = []  # where each open mark is on the stack
     built = 0
+    frame_end = -1  # where the frame being read ends (-1: none)
     try:
-        for op, arg, pos in pickletools.genops(stream):
-            code = op.name
+        for op, arg, at in pickletools.genops(stream):
+            code, pos = op.name, at or 0  # a stream always has a position
+            if stream.tell() > frame_end > pos:
+                raise _fail(name, f"{code} at byte {pos} runs past the end of its frame")
             if code == "FRAME":
                 if not isinstance(arg, int) or arg > len(data) - stream.tell():
                     raise PickleBudgetError(f"{name}: {TRUNCATED}")  # a frame runs past the end
+                if pos < frame_end:
+                    raise _fail(name, f"a frame begins at byte {pos} inside another")
+                frame_end = stream.tell() + arg
             elif code in _PUT or code == "MEMOIZE":
                 slot = len(memo) if code == "MEMOIZE" else arg
                 if not isinstance(slot, int) or slot > len(memo):
@@ -164,6 +173,8 @@ def _one(
             elif code == "STOP":
                 if len(stack) != 1 or marks:
                     raise _fail(name, f"{len(stack)} values left at its end (byte {pos})")
+                if frame_end > stream.tell():
+                    raise _fail(name, f"a pickle ends at byte {pos}, inside its frame")
                 return stack[0], built
             else:
                 marked, below, after = _PLANS[code]

@@ -42,7 +42,7 @@ from bakers_lab.model.deals import Deal, deal
 from bakers_lab.model.game import GameState
 from bakers_lab.model.moves import Dest, IllegalMoveError, Move
 from bakers_lab.model.rules import PRESETS, Rules
-from bakers_lab.utils.validate import shown
+from bakers_lab.utils.validate import shown, shown_int
 
 __all__ = [
     "DEMO",
@@ -133,12 +133,15 @@ def _game_number(seed: object, where: str) -> int:
         n = seed & ~_MS_BIT
         if not 1 <= n < 32000:
             raise PysolFileError(
-                f"{where}: PySolFC deal ms{n} is a Microsoft-numbered deal above 31,999, "
-                f"not a PySolFC game number (bakers_lab deals game numbers 1 to 10**20 - 1)"
+                f"{where}: PySolFC deal ms{shown_int(n)} is a Microsoft-numbered deal above "
+                f"31,999, not a PySolFC game number (bakers_lab deals game numbers 1 to "
+                f"10**20 - 1)"
             )
         return n
     if not 1 <= seed < 10**20:
-        raise PysolFileError(f"{where}: game number {seed} is outside PySolFC's 1 to 10**20 - 1")
+        raise PysolFileError(
+            f"{where}: game number {shown_int(seed)} is outside PySolFC's 1 to 10**20 - 1"
+        )
     return seed
 
 
@@ -231,7 +234,26 @@ def read_pysol_game(path: str | os.PathLike[str]) -> PysolGame:
     ('Good Measure', 'good_measure', 6, True)
     """
     where = os.fspath(path)
-    objs = load_all(path)
+    try:
+        return _read_game(where)
+    except PysolFileError:
+        raise
+    except _DAMAGED as exc:  # a field no check foresaw: still the reader's one line
+        raise PysolFileError(f"{where}: damaged ({_why(exc)})") from None
+
+
+#: What a damaged field can raise where the reader did not foresee it.
+_DAMAGED = (TypeError, ValueError, KeyError, IndexError, AttributeError, ArithmeticError)
+
+
+def _why(exc: BaseException) -> str:
+    """An unforeseen error, as the one line of the reader's error shows it."""
+    return shown(f"{type(exc).__name__}: {exc}", 120)
+
+
+def _read_game(where: str) -> PysolGame:
+    """:func:`read_pysol_game`'s work, on the file at ``where``."""
+    objs = load_all(where)
     first = objs[0]
     if isinstance(first, Loaded) and first.pysol_name.endswith("Statistics"):
         raise PysolFileError(
@@ -435,7 +457,17 @@ def read_pysol_stats(path: str | os.PathLike[str], player: str | None = None) ->
     one-line :class:`PysolFileError`.
     """
     where = os.fspath(path)
-    objs = load_all(path)
+    try:
+        return _read_stats(where, player)
+    except PysolFileError:
+        raise
+    except _DAMAGED as exc:  # a field no check foresaw: still the reader's one line
+        raise PysolFileError(f"{where}: damaged ({_why(exc)})") from None
+
+
+def _read_stats(where: str, player: str | None) -> pd.DataFrame:
+    """:func:`read_pysol_stats`'s work, on the file at ``where``."""
+    objs = load_all(where)
     st = objs[0]
     if st == "PySolFC":
         raise PysolFileError(
