@@ -586,3 +586,13 @@ def test_single_byte_changes_of_a_save_are_read_or_refused_in_one_line(tmp_path:
             assert text.startswith(f"{p}: ") and "\n" not in text and len(text) < 400, text
             refused += 1
     assert refused > 200
+
+
+@pytest.mark.parametrize("path", SAVES, ids=[p.name for p in SAVES])
+def test_the_position_of_every_save_has_a_repr_that_rebuilds_it(path: Path) -> None:
+    # repr() of a Spanish Patience position with cards home raised ValueError (issue 51)
+    from bakers_lab import GameState, deal  # noqa: F401  (what the repr names)
+
+    state = bl.read_pysol_game(path).state
+    assert eval(repr(state)).key() == state.key()
+    assert repr(bl.read_pysol_game(path)).startswith("PysolGame(")

@@ -487,6 +487,23 @@ class GameState:
         return f"{base}, after {n} move{'' if n == 1 else 's'}" if n else base
 
     def __repr__(self) -> str:
+        """The expression that rebuilds the position: its deal (and the moves played
+        from it, where board text cannot show the foundations: alternate-colour piles
+        above their Aces), or its board text.
+
+        >>> from bakers_lab import deal
+        >>> g = GameState.from_deal(deal(7, variant="spanish_patience")).play_all("AH>F 2C>F")
+        >>> g
+        GameState.from_deal(deal(7, variant='spanish_patience')).play_all('AH>F 2C>F')
+        """
         if self.deal is not None and not self._history:
             return f"GameState.from_deal({self.deal!r})"
-        return f"GameState.from_text({self.to_text()!r}, variant={self.rules.name!r})"
+        stacked = self.rules.foundation_build == "alternate_colour" and any(
+            len(p) > 1 for p in self._piles
+        )
+        if not stacked:
+            return f"GameState.from_text({self.to_text()!r}, variant={self.rules.name!r})"
+        if self.deal is not None:
+            moves = " ".join(str(m) for m, _ in self._history)
+            return f"GameState.from_deal({self.deal!r}).play_all({moves!r})"
+        return f"<GameState of {self.rules.name}: {self.cards_home} cards home>"
