@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import importlib
 import math
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -258,3 +259,24 @@ def test_games_an_older_version_kept_are_not_read_as_todays(tmp_path) -> None:
     assert unplayed(games, cache=tmp_path, players=bots) == []
     kept.rename(tmp_path / f"games-{GAMES_VERSION - 1}")
     assert unplayed(games, cache=tmp_path, players=bots) == [("bakers_dozen", 10**15 + 1)]
+
+
+@pytest.mark.parametrize("damage", ["null", "[]", "{}", "{not json"])
+def test_a_damaged_cache_folder_is_played_again_with_a_line_saying_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: str
+) -> None:
+    # a _survey.json of null or [] made every later strength raise AttributeError, and {}
+    # said "choose another --out", an option never given (issue 51)
+    deals, players = [10**16 + 3], ("careful", "undo-1")
+    games = _games(deals, [True])
+    first = strength(games, cache=tmp_path, players=players, n_jobs=1, progress=False)
+    [folder] = [p.parent for p in tmp_path.glob("*/*/_survey.json")]
+    (folder / "_survey.json").write_text(damage)
+    again = strength(games, cache=tmp_path, players=players, n_jobs=1, progress=False)
+    assert again.played_now == 1
+    pd.testing.assert_frame_equal(first.rates, again.rates)
+    err = capsys.readouterr().err.splitlines()
+    assert err == [f"{folder} was damaged (its _survey.json is not a survey's): removed; its "
+                   f"games are played again"]  # fmt: skip
+    strength(games, cache=tmp_path, players=players, n_jobs=1, progress=False)
+    assert capsys.readouterr().err == ""  # rebuilt: read back, nothing said

@@ -34,6 +34,7 @@ import hashlib
 import json
 import math
 import os
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -278,8 +279,14 @@ def _cached(variant: str, players: Sequence[str], cache: Path, deals: set[int]) 
     for manifest in sorted(cache.glob("*/_survey.json")):
         try:
             config = json.loads(manifest.read_text())
-            if config.get("variant") != variant or config.get("players") != list(players):
-                continue
+        except (OSError, ValueError):
+            config = None
+        if not isinstance(config, dict) or not {"variant", "players"} <= set(config):
+            _forget(manifest.parent)
+            continue
+        if config.get("variant") != variant or config.get("players") != list(players):
+            continue
+        try:
             t = read_survey(manifest.parent)
         except (OSError, ValueError, SurveyError):
             continue
@@ -290,6 +297,24 @@ def _cached(variant: str, players: Sequence[str], cache: Path, deals: set[int]) 
         return pd.DataFrame(columns=["deal", "player", "outcome", "nodes"])
     t = pd.concat(parts, ignore_index=True).drop_duplicates(["deal", "player"])
     return t.assign(player=t["player"].astype(str), outcome=t["outcome"].astype(str))
+
+
+#: How this module names a folder of its cache: ``{variant}-{deals}-{digest}``.
+_CACHE_NAME = re.compile(r"[a-z_]+-[0-9]+-[0-9a-f]{20}")
+
+
+def _forget(folder: Path) -> None:
+    """Delete a folder of the cache whose ``_survey.json`` is damaged (its games are
+    played again into a new one), saying so in one line; a folder this module did not
+    name is left alone."""
+    import shutil
+    import sys
+
+    if not _CACHE_NAME.fullmatch(folder.name):
+        return
+    shutil.rmtree(folder, ignore_errors=True)
+    print(f"{shown(str(folder), 200)} was damaged (its _survey.json is not a survey's): "
+          f"removed; its games are played again", file=sys.stderr, flush=True)  # fmt: skip
 
 
 def _complete(rows: pd.DataFrame, players: Sequence[str]) -> set[int]:
