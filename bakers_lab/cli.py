@@ -391,7 +391,9 @@ def _strength_games(args: argparse.Namespace) -> Any:
         raise ValueError(f"--games {args.games}: not a CSV of deal,variant,won ({exc})") from None
     words = {"true": True, "won": True, "1": True, "false": False, "lost": False, "0": False}
     if "deal" in t.columns:
-        t["deal"] = [int(d) if d.strip().isdigit() else d for d in t["deal"]]
+        # ASCII digits only, as the command line reads a game number ("٣" is no 3)
+        t["deal"] = [int(d) if d.strip().isascii() and d.strip().isdigit() else d
+                     for d in t["deal"]]  # fmt: skip
     if "won" in t.columns:
         t["won"] = [words.get(w.strip().lower(), w) for w in t["won"]]
     if "moves" in t.columns:

@@ -203,6 +203,16 @@ def test_cli(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().err.count("\n") == 1
     assert main(["strength", "--games", good, "--player", "ann"]) == 2
     assert "--player is for --pysol-stats" in capsys.readouterr().err
+    # another script's digit is no game number, as on the command line (issue 51: "٣"
+    # was read as 3 where "²" was refused in int()'s words)
+    for odd in ("\u0663", "\u00b2"):
+        other = f"{tmp_path}/odd.csv"
+        with open(other, "w", encoding="utf-8") as f:
+            f.write(f"deal,variant,won\n{odd},bakers_dozen,true\n")
+        assert main(["strength", "--games", other, "--quiet"]) == 2
+        assert capsys.readouterr().err.splitlines() == [
+            f"bakers-lab: error: games row 1: deal must be a PySolFC game number, not {odd!r} (str)"
+        ]
 
 
 def test_html_shows_the_summary_and_tables() -> None:
