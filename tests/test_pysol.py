@@ -596,3 +596,16 @@ def test_the_position_of_every_save_has_a_repr_that_rebuilds_it(path: Path) -> N
     state = bl.read_pysol_game(path).state
     assert eval(repr(state)).key() == state.key()
     assert repr(bl.read_pysol_game(path)).startswith("PysolGame(")
+
+
+def test_build_on_the_getattr_stand_in_is_refused_and_changes_nothing() -> None:
+    # BUILD on the reader's getattr stand-in set attributes on it for the life of the
+    # process (issue 51)
+    from bakers_lab.files import pysolfile
+
+    data = b"\x80\x02cbuiltins\ngetattr\n}X\x01\x00\x00\x00xK\x01sb."
+    with pytest.raises(PysolFileError, match=r"^b\.pso: refused to change builtins\.getattr$"):
+        pysolfile.loads_all(data, "b.pso")
+    stand_in = pysolfile.ALLOWED[("builtins", "getattr")]
+    assert not hasattr(stand_in, "x") and not hasattr(stand_in, "__dict__")
+    assert bl.read_pysol_game(DATA / "bakers_dozen_1_won.pysol").won  # its MTRandom seed

@@ -99,6 +99,20 @@ def _safe_getattr(obj: object, name: object) -> object:
     raise pickle.UnpicklingError(f"refused builtins.getattr on {type(obj).__name__}, {name!r}")
 
 
+class _Getattr:
+    """``builtins.getattr`` as a file may name it: :func:`_safe_getattr`, with no state a
+    file can change (``BUILD`` on it is refused; the function itself had a ``__dict__``
+    that a file's ``BUILD`` wrote into for the life of the process)."""
+
+    __slots__ = ()
+
+    def __call__(self, obj: object, name: object) -> object:
+        return _safe_getattr(obj, name)
+
+    def __setstate__(self, state: object) -> None:
+        raise pickle.UnpicklingError("refused to change builtins.getattr")
+
+
 def _allowed(module: str, *names: str) -> dict[tuple[str, str], type[Loaded]]:
     """``(module, name)`` → the stand-in class of each of ``names``."""
     return {(module, n): _loaded(module, n) for n in names}
@@ -136,7 +150,7 @@ ALLOWED: dict[tuple[str, str], Any] = {
     **_allowed("pysollib.app_stat_result", "GameStatResult"),
     **_allowed("pysollib.mfxutil", "Struct"),
     ("pysol_cards.random", "MTRandom"): MTRandomState,
-    ("builtins", "getattr"): _safe_getattr,
+    ("builtins", "getattr"): _Getattr(),
 }
 
 
