@@ -33,6 +33,8 @@ False
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
 import os
 import tempfile
 import uuid
@@ -80,6 +82,9 @@ SCHEMA = pa.schema(
 )
 #: Where a game began.
 SOURCES = ("app", "pysolfc")
+#: The key of the file's metadata that holds each game's checksum (a journal written
+#: before checksums has none, and is read on its values' checks alone).
+CHECKS_KEY = b"bakers_lab.journal.checks"
 #: The columns :meth:`Journal.read` gives: the file's, then ``won`` and ``n_moves``.
 READ_COLUMNS = (*SCHEMA.names, "won", "n_moves")
 
@@ -197,6 +202,12 @@ def _problem(deal: object, variant: object, result: object, moves: object, sourc
     return ""
 
 
+def _checksum(row: Mapping[str, object]) -> str:
+    """A game's checksum: SHA-256 of its values as the file holds them (16 hex digits)."""
+    text = "\x1f".join(str(row[name]) for name in SCHEMA.names)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
 def _empty() -> pd.DataFrame:
     t = SCHEMA.empty_table().to_pandas()
     t["deal"] = pd.Series([], dtype=object)
@@ -246,6 +257,13 @@ class Journal:
             raise self._damaged(
                 f"not a Parquet file: {shown(str(exc).splitlines()[0], 80)}"
             ) from None
+        try:
+            return self._examined(table)
+        except UnicodeDecodeError as exc:  # a column's name, not UTF-8
+            raise self._damaged(f"a name it cannot read: {shown(str(exc), 80)}") from None
+
+    def _examined(self, table: pa.Table) -> pd.DataFrame:
+        """:meth:`read`'s checks of the table read from the file, and the table."""
         names = table.schema.names
         extra = [n for n in names if n not in SCHEMA.names]
         if extra or len(set(names)) != len(names):
@@ -259,7 +277,13 @@ class Journal:
                 raise self._damaged(f"its {field.name} column holds {kind}, not {field.type}")
         if any(table.column(n).null_count for n in names):
             raise self._damaged("a game with an empty value")
-        t = table.select(SCHEMA.names).to_pandas()
+        table = table.select(SCHEMA.names)
+        try:
+            rows = table.to_pylist()
+            t = table.to_pandas()
+        except (pa.ArrowException, ValueError, OverflowError) as exc:  # odd bytes in a value
+            raise self._damaged(f"a value it cannot read: {shown(str(exc), 80)}") from None
+        self._check_sums(table.schema.metadata or {}, rows)
         deals: list[int] = []
         for i, row in enumerate(t.itertuples(index=False), 1):
             text = row.deal
@@ -272,6 +296,21 @@ class Journal:
         t["won"] = (t["result"] == "won").astype(bool)
         t["n_moves"] = pd.Series([len(m.split()) for m in t["moves"]], dtype="int64")
         return t.reset_index(drop=True)
+
+    def _check_sums(self, metadata: Mapping[bytes, bytes], rows: list[dict[str, object]]) -> None:
+        """Refuse ``rows`` unless each is the game whose checksum the file keeps for it
+        (a file without checksums, written before them, is not checked)."""
+        if CHECKS_KEY not in metadata:
+            return
+        try:
+            kept = json.loads(metadata[CHECKS_KEY])
+        except (ValueError, UnicodeDecodeError):
+            kept = None
+        if not isinstance(kept, list) or len(kept) != len(rows):
+            raise self._damaged("its checksums are damaged, or a game is missing")
+        for i, (row, check) in enumerate(zip(rows, kept, strict=True), 1):
+            if _checksum(row) != check:
+                raise self._damaged(f"game {i} is not the game that was written: it was changed")
 
     def add(self, entry: Entry) -> None:
         """Keep ``entry`` (replacing the entry of the same ``id``), written atomically;
@@ -325,6 +364,8 @@ class Journal:
             fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=folder)
         except OSError as exc:
             raise JournalError(f"the journal {self.path}: cannot write there ({exc})") from None
+        checks = json.dumps([_checksum(row) for row in table.to_pylist()]).encode()
+        table = table.replace_schema_metadata({CHECKS_KEY: checks})
         try:
             with os.fdopen(fd, "wb") as f:
                 pq.write_table(table, f)
