@@ -84,6 +84,16 @@ def survey(work: Path) -> None:
         raise SmokeError("a game of the 50-deal survey has no moves")
 
 
+def strength(work: Path) -> None:
+    games = work / "games.csv"
+    games.write_text("deal,variant,won\n1,bakers_dozen,true\n4,bakers_dozen,lost\n")
+    out = run("strength", "--games", str(games))
+    # the shipped games, as in a clone: every bot (lookahead-4 too), nothing played now
+    expect(out, "you won 1 of 2", "lookahead-4 2", "search-100000 2")
+    if "Playing" in out:
+        raise SmokeError(f"strength played deals 1 and 4 again, which the wheel ships:\n{out}")
+
+
 def notebooks(work: Path) -> None:
     target = work / "notebooks"
     expect(run("notebooks", str(target)), "5 notebooks copied", "05_exercises.ipynb")
@@ -159,6 +169,7 @@ STEPS: tuple[tuple[str, Callable[[Path], None]], ...] = (
     ("bakers-lab solve 5", solve),
     ("bakers-lab shortest 5", shortest),
     ("bakers-lab survey --deals 1-50 --players solver,careful", survey),
+    ("bakers-lab strength --games (deals 1 and 4: the shipped games)", strength),
     ("bakers-lab notebooks DIR (twice: the second refuses)", notebooks),
     ("bakers-lab exercises --out DIR (the student's copy)", exercises),
     ("notebook 02 executed (FRESH_DEALS 1-5)", notebook_02),

@@ -290,3 +290,21 @@ def test_a_damaged_cache_folder_is_played_again_with_a_line_saying_so(
                    f"games are played again"]  # fmt: skip
     strength(games, cache=tmp_path, players=players, n_jobs=1, progress=False)
     assert capsys.readouterr().err == ""  # rebuilt: read back, nothing said
+
+
+def test_an_installed_wheel_reads_the_shipped_games_as_a_clone_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # in a wheel, strength played deals 1 and 4 again on the spot and listed fewer bots
+    # (no lookahead-4) than a clone for the same games (issue 51)
+    from bakers_lab.files.datadir import ENV, shipped_table
+
+    games = _games([1, 4], [True, False])
+    monkeypatch.delenv(ENV, raising=False)
+    clone = strength(games, cache=tmp_path, n_jobs=1, progress=False)
+    monkeypatch.setenv(ENV, str(shipped_table()))  # what find_data finds in a wheel
+    wheel = strength(games, cache=tmp_path, n_jobs=1, progress=False)
+    assert clone.played_now == wheel.played_now == 0
+    assert "lookahead-4" in set(wheel.rates["player"])
+    pd.testing.assert_frame_equal(clone.rates, wheel.rates)
+    pd.testing.assert_frame_equal(clone.paired, wheel.paired)

@@ -42,6 +42,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from bakers_lab.files.datadir import DataSource, find_data
+from bakers_lab.files.table import SurveyError
 from bakers_lab.model.deals import DealError, game_number
 from bakers_lab.model.rules import rules as _rules
 from bakers_lab.model.rules import title, variant_names
@@ -210,12 +212,14 @@ def _record(games: object) -> pd.DataFrame:
 # -- the bots' games -------------------------------------------------------------------------
 
 
-def data_dir() -> Path:
-    """Where the shipped survey tables are (one function, so that it can be swapped
-    for one that finds them in an installed package)."""
-    from bakers_lab.study.claims import default_data_dir
-
-    return default_data_dir()
+def _source() -> DataSource | None:
+    """Where the shipped survey tables are, as every reader of them finds them
+    (:func:`~bakers_lab.files.datadir.find_data`: the clone's ``data/``, or the compact
+    table an installed wheel carries); None where there are none."""
+    try:
+        return find_data()
+    except SurveyError:
+        return None
 
 
 def default_cache() -> Path:
@@ -233,29 +237,38 @@ def _wanted(player: str) -> bool:
 def _shelf(variant: str, deals: Sequence[int]) -> pd.DataFrame:
     """The shipped rows (``deal``, ``player``, ``outcome``, ``nodes``) of ``variant``
     for ``deals``: only the columns needed, only the wanted players, read straight
-    from the chunk files (the shipped tables are checked by their own tests)."""
+    from the chunk files or from the compact table (the shipped tables are checked
+    by their own tests): the same rows in a clone and in an installed wheel."""
     import pyarrow as pa
     import pyarrow.compute as pc  # type: ignore[import-untyped, unused-ignore]
     import pyarrow.parquet as pq  # type: ignore[import-untyped, unused-ignore]
 
+    columns = ["deal", "player", "outcome", "nodes"]
     small = sorted({d for d in deals if d < 2**63})
-    parts: list[pd.DataFrame] = []
-    root = data_dir()
-    if not small or not root.is_dir():
-        return pd.DataFrame(columns=["deal", "player", "outcome", "nodes"])
+    source = _source()
+    if not small or source is None:
+        return pd.DataFrame(columns=columns)
     keys = pa.array(small, pa.int64())
-    for manifest in sorted(root.glob("*/_survey.json")):
-        config = json.loads(manifest.read_text())
-        if config.get("variant") != variant or not any(map(_wanted, config.get("players", []))):
-            continue
-        for file in sorted(manifest.parent.glob("chunk-*.parquet")):
-            t = pq.read_table(file, columns=["deal", "player", "outcome", "nodes"])
-            deal = pc.cast(t["deal"], pa.int64())
-            t = t.set_column(0, "deal", deal).filter(pc.is_in(deal, value_set=keys))
-            if t.num_rows:
-                parts.append(t.to_pandas())
+    if source.kind == "compact":
+        files = [source.path]
+    else:
+        files = []
+        for manifest in sorted(source.path.glob("*/_survey.json")):
+            config = json.loads(manifest.read_text())
+            players = config.get("players", [])
+            if config.get("variant") == variant and any(map(_wanted, players)):
+                files += sorted(manifest.parent.glob("chunk-*.parquet"))
+    parts: list[pd.DataFrame] = []
+    for file in files:
+        t = pq.read_table(file, columns=[*columns, "variant"])
+        deal = pc.cast(t["deal"], pa.int64())
+        keep = pc.and_(pc.is_in(deal, value_set=keys),
+                       pc.equal(pc.cast(t["variant"], pa.string()), variant))  # fmt: skip
+        t = t.set_column(0, "deal", deal).filter(keep).select(columns)
+        if t.num_rows:
+            parts.append(t.to_pandas())
     if not parts:
-        return pd.DataFrame(columns=["deal", "player", "outcome", "nodes"])
+        return pd.DataFrame(columns=columns)
     rows = pd.concat(parts, ignore_index=True)
     rows = rows.assign(player=rows["player"].astype(str), outcome=rows["outcome"].astype(str))
     rows = rows[rows["player"].map(_wanted)]
