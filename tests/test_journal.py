@@ -256,3 +256,21 @@ def test_a_changed_bit_is_read_back_exactly_or_refused_never_a_changed_game(
     pq.write_table(changed_table, flipped.path)
     with pytest.raises(JournalError, match=r"\(game 1 is not the game that was written: it was"):
         flipped.read()
+
+
+def test_a_symlinked_journal_stays_a_link_and_a_killed_writers_file_is_cleared(
+    tmp_path: Path,
+) -> None:
+    # a journal path that is a symlink was replaced by a plain file, and SIGKILL while a
+    # game was saved left .tmp files behind for good (issue 51)
+    real = tmp_path / "elsewhere" / "games.parquet"
+    real.parent.mkdir()
+    link = tmp_path / "journal.parquet"
+    link.symlink_to(real)
+    stale = real.parent / ".games.parquet.abc123.tmp"
+    stale.write_bytes(b"half a journal")
+    j = Journal(link)
+    j.add(entries()[0])
+    assert link.is_symlink() and real.is_file()
+    assert len(Journal(real).read()) == 1
+    assert not stale.exists() and not list(real.parent.glob("*.tmp"))

@@ -355,13 +355,19 @@ class Journal:
         self._write(pa.Table.from_pylist([*records, row], schema=SCHEMA))
 
     def _write(self, table: pa.Table) -> None:
-        """``table`` to :attr:`path`: into a temporary file beside it, then renamed."""
+        """``table`` to :attr:`path`: into a temporary file beside it, then renamed (a
+        path that is a symbolic link is written through: the link stays).  Called with
+        the lock held: a temporary file left by a writer that was killed is removed."""
         import pyarrow.parquet as pq  # type: ignore[import-untyped, unused-ignore]
 
-        folder = self.path.parent
+        target = self.path.resolve() if self.path.is_symlink() else self.path
+        folder = target.parent
+        for stale in folder.glob(f".{target.name}.*.tmp"):
+            with contextlib.suppress(OSError):
+                stale.unlink()
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=folder)
+            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
         except OSError as exc:
             raise JournalError(f"the journal {self.path}: cannot write there ({exc})") from None
         checks = json.dumps([_checksum(row) for row in table.to_pylist()]).encode()
@@ -371,7 +377,7 @@ class Journal:
                 pq.write_table(table, f)
                 f.flush()
                 os.fsync(f.fileno())
-            os.replace(tmp, self.path)
+            os.replace(tmp, target)
         except OSError as exc:
             raise JournalError(f"the journal {self.path}: cannot write there ({exc})") from None
         finally:
