@@ -5,6 +5,7 @@
 is asserted whole: one line, the parameter named, the project's words."""
 
 import json
+import os
 import shutil
 from decimal import Decimal
 from fractions import Fraction
@@ -631,3 +632,42 @@ def test_a_survey_rows_solution_is_moves_or_refused_in_one_line():
     with pytest.raises(TypeError) as e:  # a message never prints a table
         bl.explain(4, pd.Series(range(100)))
     assert str(e.value).endswith("not a Series of 100 values")
+
+
+# -- files written for a user: never through a link, whole or not at all (issue 51) ------
+
+
+@pytest.mark.parametrize("command", ["notebooks", "exercises"])
+@pytest.mark.parametrize("dangling", [True, False])
+def test_a_notebook_is_never_written_through_a_link(capsys, tmp_path, command, dangling):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    pointee = tmp_path / "secret.txt"
+    if not dangling:
+        pointee.write_text("keep me")
+    name = "05_exercises.ipynb" if command == "exercises" else "01_replay.ipynb"
+    (folder / name).symlink_to(pointee)
+    argv = [command, str(folder)] if command == "notebooks" else [command, "--out", str(folder)]
+    for extra in ([], ["--force"]):
+        line = cli_error(capsys, *argv, *extra)
+        assert "is a symbolic link" in line or "as a symbolic link" in line, line
+        assert (folder / name).is_symlink()
+        assert pointee.exists() != dangling and (dangling or pointee.read_text() == "keep me")
+    assert sorted(p.name for p in folder.iterdir()) == [name]  # nothing else written
+
+
+def test_a_full_disk_leaves_the_old_notebook_whole(capsys, tmp_path, monkeypatch):
+    folder = tmp_path / "class"
+    cli_ok(capsys, "exercises", "--out", str(folder))
+    before = (folder / "05_exercises.ipynb").read_bytes()
+
+    def full(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(OSError, match="No space left"):
+        from bakers_lab.teach.exercises import write_exercises
+
+        write_exercises(folder, force=True)
+    assert (folder / "05_exercises.ipynb").read_bytes() == before
+    assert sorted(p.name for p in folder.iterdir()) == ["05_exercises.ipynb"]  # no .tmp

@@ -48,6 +48,7 @@ from bakers_lab.files.table import (
     read_survey,
     upgrade,
 )
+from bakers_lab.files.userfile import write_user_file
 from bakers_lab.utils.validate import shown
 
 __all__ = [
@@ -320,6 +321,12 @@ def copy_notebooks(out: str | os.PathLike[str], *, force: bool = False) -> list[
     )
     if not sources:
         raise FileNotFoundError("this installation of bakers_lab has no notebooks")
+    links = [target / p.name for p in sources if (target / p.name).is_symlink()]
+    if links:  # refused before anything is written
+        raise FileExistsError(
+            f"{links[0]} is a symbolic link: no notebook is written through one; remove it, "
+            f"or choose another directory"
+        )
     there = [target / p.name for p in sources if (target / p.name).exists()]
     if there and not force:
         more = f" (and {len(there) - 1} more notebooks)" if len(there) > 1 else ""
@@ -331,7 +338,8 @@ def copy_notebooks(out: str | os.PathLike[str], *, force: bool = False) -> list[
     written = []
     for p in sources:
         dest = target / p.name
-        dest.write_bytes(p.read_bytes())
+        write_user_file(dest, p.read_bytes())  # whole or not at all: --force keeps the old
+        # copy until the new one is written
         written.append(dest)
     return written
 

@@ -25,7 +25,7 @@ import stat
 
 from bakers_lab.utils.validate import shown
 
-__all__ = ["read_user_file"]
+__all__ = ["read_user_file", "write_user_file"]
 
 
 def _kind(mode: int) -> str:
@@ -86,3 +86,39 @@ def read_user_file(
     if len(data) > limit:  # grown since it was looked at
         raise ValueError(f"{where} holds more than {_size(limit)}{tail}")
     return data
+
+
+def write_user_file(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``path`` whole or not at all: into a temporary file beside it,
+    then renamed over it (a full disk leaves the old file as it was, never an empty or
+    cut one).  A ``path`` that is a symbolic link (one that points nowhere too) is
+    refused with :class:`ValueError`: a file is never written through a link.
+
+    >>> import tempfile, os
+    >>> d = tempfile.mkdtemp()
+    >>> write_user_file(os.path.join(d, "a.txt"), b"hello")
+    >>> os.symlink(os.path.join(d, "nowhere"), os.path.join(d, "link.txt"))
+    >>> write_user_file(os.path.join(d, "link.txt"), b"x")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: .../link.txt is a symbolic link: no file is written through one; ...
+    """
+    import tempfile
+
+    name = os.fspath(path)
+    if os.path.islink(name):
+        raise ValueError(
+            f"{shown(name, 300)} is a symbolic link: no file is written through one; remove "
+            f"it or choose another folder"
+        )
+    folder = os.path.dirname(os.path.abspath(name))
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(name)}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, name)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)

@@ -37,6 +37,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from bakers_lab.files.userfile import write_user_file
 from bakers_lab.model.game import GameState
 from bakers_lab.solve.search import CLASSROOM, breadth_first
 from bakers_lab.teach.results import Check, Report
@@ -139,6 +140,11 @@ def write_exercises(out: str | Path, *, solutions: bool = False, force: bool = F
     if folder.exists() and not folder.is_dir():
         raise ValueError(f"out {shown(repr(str(folder)), 300)} exists and is not a directory")
     target = folder / FILE_NAME
+    if target.is_symlink():
+        raise ValueError(
+            f"out {shown(repr(str(folder)), 300)} holds {FILE_NAME} as a symbolic link: no "
+            "file is written through one; remove it or choose another folder"
+        )
     if target.exists() and not force:
         raise ValueError(
             f"out {shown(repr(str(folder)), 300)} already holds {FILE_NAME}: "
@@ -147,7 +153,7 @@ def write_exercises(out: str | Path, *, solutions: bool = False, force: bool = F
     nb = exercises_notebook()
     folder.mkdir(parents=True, exist_ok=True)
     text = json.dumps(nb if solutions else student_copy(nb), indent=1, ensure_ascii=False)
-    target.write_text(text + "\n", encoding="utf-8")
+    write_user_file(target, (text + "\n").encode("utf-8"))  # whole or not at all
     return target
 
 
