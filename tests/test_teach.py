@@ -339,3 +339,20 @@ def test_not_better_than_cards_not_home():
         "it is not better than cards_not_home: its mean of h / true distance is"
     )
     assert r.failures == ()
+
+
+def test_no_check_passes_on_no_case():
+    # cases=() (or a deck filter that leaves none) said "every check passed on 0 deals",
+    # and check_heuristic(cases=()) raised IndexError (issue 51)
+    from bakers_lab.solve.search import breadth_first
+    from bakers_lab.teach.cases import SEARCH_CASES
+
+    with pytest.raises(ValueError, match=r"^cases holds no deal of the decks breadth_first is "):
+        check_search(breadth_first, "breadth_first", cases=())
+    medium = tuple(c for c in SEARCH_CASES if c.deck not in PROMISES["breadth_first"].decks)
+    with pytest.raises(ValueError, match=r"a check on no deal would pass anything$"):
+        check_search(breadth_first, "breadth_first", cases=medium)
+    with pytest.raises(ValueError, match=r"^cases holds no deal: a check on no position would"):
+        check_heuristic(detours, cases=())
+    with pytest.raises(TypeError, match=r"^cases must be a tuple of Case \(like SEARCH_CASES\)"):
+        check_search(breadth_first, cases=[1, 2])  # type: ignore[arg-type]

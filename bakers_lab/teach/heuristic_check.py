@@ -124,6 +124,12 @@ def check_heuristic(
             f"unknown heuristic {better_than!r} for better_than; known: {', '.join(HEURISTICS)}"
         )
     seconds = as_number(seconds, "seconds", low=0, high=3_600, low_open=True, unit=" (seconds)")
+    if not isinstance(cases, tuple | list) or not all(isinstance(c, Case) for c in cases):
+        raise TypeError(
+            f"cases must be a tuple of Case (like HEURISTIC_CASES), not {describe(cases)}"
+        )
+    if not cases:  # a check on no position passes nothing
+        raise ValueError("cases holds no deal: a check on no position would pass anything")
     t0 = time.perf_counter()
     name = getattr(h, "__name__", "your heuristic")
     if not quiet:

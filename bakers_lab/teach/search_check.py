@@ -337,6 +337,13 @@ class _Judge:
         return SearchReport(label, tuple(checks), tuple(self.failures.values()), deals, seconds)
 
 
+def _cases(cases: object) -> tuple[Case, ...]:
+    """``cases`` as a tuple of :class:`Case`, or :class:`TypeError` saying what it is."""
+    if not isinstance(cases, tuple | list) or not all(isinstance(c, Case) for c in cases):
+        raise TypeError(f"cases must be a tuple of Case (like SEARCH_CASES), not {describe(cases)}")
+    return tuple(cases)
+
+
 def check_search(
     fn: Callable[..., object],
     promise: str | Promise = "breadth_first",
@@ -382,7 +389,14 @@ def check_search(
     label = getattr(fn, "__name__", promise.name)
     if label != promise.name:
         label = f"{label} (as {promise.name})"
-    cases = tuple(c for c in cases if c.deck in promise.decks)
+    given = _cases(cases)
+    cases = tuple(c for c in given if c.deck in promise.decks)
+    if not cases:  # a check on no deal passes nothing
+        decks = ", ".join(promise.decks)
+        raise ValueError(
+            f"cases holds no deal of the decks {promise.name} is checked on ({decks}): "
+            f"a check on no deal would pass anything"
+        )
     if not quiet:
         print(f"Checking {label} on {len(cases)} deals, smallest first ...", file=sys.stderr)
     judge = _Judge(promise)
