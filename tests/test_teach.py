@@ -356,3 +356,30 @@ def test_no_check_passes_on_no_case():
         check_heuristic(detours, cases=())
     with pytest.raises(TypeError, match=r"^cases must be a tuple of Case \(like SEARCH_CASES\)"):
         check_search(breadth_first, cases=[1, 2])  # type: ignore[arg-type]
+
+
+def test_a_heuristic_in_halves_of_any_number_type_is_no_whole_number():
+    # numpy float32 and Fraction values were cut by int(): detours + 0.5, which
+    # overestimates, passed 4 of 4 (issue 51)
+    from fractions import Fraction
+
+    import numpy as np
+
+    def fraction_half(state):
+        return Fraction(detours(state)) + Fraction(1, 2)
+
+    def float32_half(state):
+        return np.float32(detours(state)) + np.float32(0.5)
+
+    def float32_whole(state):
+        return np.float32(detours(state))
+
+    few = HEURISTIC_CASES[:20]
+    for h, shown in ((fraction_half, "Fraction(27, 2)"), (float32_half, "np.float32(13.5)")):
+        r = check_heuristic(h, cases=few, quiet=True)
+        assert not r.passed and r.points == 0 and r.failure is not None
+        assert r.failure.sentence == (
+            f"on this position your heuristic returned {shown}, not a whole number: a "
+            f"heuristic counts moves"
+        )
+    assert check_heuristic(float32_whole, cases=few, quiet=True).passed

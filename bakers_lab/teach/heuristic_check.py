@@ -46,7 +46,7 @@ from bakers_lab.teach.sandbox import (
     student_traceback,
 )
 from bakers_lab.teach.spaces import Space, state_space
-from bakers_lab.utils.validate import as_number, describe, is_bool
+from bakers_lab.utils.validate import as_number, describe, is_bool, shown
 
 __all__ = ["check_heuristic"]
 
@@ -75,8 +75,9 @@ def _rate(h: Heuristic, states: Sequence[GameState]) -> Callable[[], list[int] |
                     i,
                     f"returned {describe(v)}: a heuristic returns a whole number of moves, like 3",
                 )
-            if isinstance(v, float) and not v.is_integer():
-                return _Bad(i, f"returned {v!r}, not a whole number: a heuristic counts moves")
+            if not math.isfinite(v) or v != int(v):  # numpy's, Fraction, Decimal: exact
+                shown_v = shown(repr(v), 40)
+                return _Bad(i, f"returned {shown_v}, not a whole number: a heuristic counts moves")
             if v < 0:
                 return _Bad(
                     i, f"returned {v!r}, a negative number: no position needs fewer than 0 moves"
