@@ -383,3 +383,50 @@ def test_a_heuristic_in_halves_of_any_number_type_is_no_whole_number():
             f"heuristic counts moves"
         )
     assert check_heuristic(float32_whole, cases=few, quiet=True).passed
+
+
+def test_the_sandbox_hears_no_half_message_and_leaves_no_process():
+    # half a message on the answer pipe made the checker wait 60 s and raise OSError;
+    # processes a submission forked outlived the check (issue 51)
+    import gc
+    import os
+    import struct
+    from multiprocessing.connection import Connection
+
+    from bakers_lab.teach.sandbox import Died, OutOfTime, Returned, run_limited
+
+    def half_a_message() -> None:
+        pipe = next(o for o in gc.get_objects() if isinstance(o, Connection) and o.writable)
+        os.write(pipe.fileno(), struct.pack("!i", 100) + b"x" * 10)
+        time.sleep(30)
+
+    began = time.monotonic()
+    assert run_limited(half_a_message, seconds=2) == OutOfTime(2)
+    print("half a message: answered in", round(time.monotonic() - began, 1), "s")
+
+    def fork_and_leave() -> int:
+        child = os.fork()
+        if child == 0:  # the grandchild: would live on for a minute
+            time.sleep(60)
+            os._exit(0)
+        return child
+
+    outcome = run_limited(fork_and_leave, seconds=10)
+    assert isinstance(outcome, Returned) and isinstance(outcome.value, int)
+    grandchild = outcome.value
+    for _ in range(100):  # the kill is sent before run_limited returns; the zombie goes
+        try:
+            os.kill(grandchild, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        with open(f"/proc/{grandchild}/stat") as stat:
+            assert stat.read().split()[2] == "Z", "the grandchild still runs"
+
+    def liar() -> None:  # a length past the limit
+        pipe = next(o for o in gc.get_objects() if isinstance(o, Connection) and o.writable)
+        os.write(pipe.fileno(), struct.pack("!i", -1) + struct.pack("!Q", 2**62))
+        os._exit(0)
+
+    assert isinstance(run_limited(liar, seconds=10), Died)

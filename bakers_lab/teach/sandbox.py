@@ -20,9 +20,14 @@ Returned(value=42)
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
+import pickle
 import resource
+import select
+import signal
+import struct
 import time
 import traceback
 import warnings
@@ -32,6 +37,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 
 __all__ = [
+    "MAX_ANSWER_MB",
     "MEMORY_MB",
     "Died",
     "OutOfMemory",
@@ -129,6 +135,7 @@ def _address_space() -> int:
 
 
 def _child(job: Callable[[], object], conn: Connection, megabytes: int) -> None:
+    os.setsid()  # a process group of its own: whatever the job forks ends with it
     held = _address_space()
     if held:
         cap = held + megabytes * 1024 * 1024
@@ -163,24 +170,68 @@ class Pending:
         self._started = time.monotonic()
 
     def wait(self, seconds: float) -> Outcome:
-        """The job's outcome; a job still running ``seconds`` after it started is killed."""
-        left = max(0.0, self._started + seconds - time.monotonic())
+        """The job's outcome; a job still running ``seconds`` after it started is killed,
+        with every process it started (its process group), and so is one whose answer
+        has not come whole by then (half a message on the pipe)."""
+        deadline = self._started + seconds
         try:
-            if self._receive.poll(left):
-                try:
-                    answer: Outcome = self._receive.recv()
-                except EOFError:
-                    answer = Died(None)
+            message = _message(self._receive.fileno(), deadline)
+            if message is None:
+                answer: Outcome = OutOfTime(seconds)
+            elif not message:
+                answer = Died(None)
             else:
-                answer = OutOfTime(seconds)
+                answer = pickle.loads(message)
         finally:
             self._receive.close()
             if self._child.is_alive():
                 self._child.kill()
             self._child.join()
+            if self._child.pid is not None:  # what the job forked: its process group
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(self._child.pid, signal.SIGKILL)
         if isinstance(answer, Died):
             answer = Died(self._child.exitcode)
         return answer
+
+
+#: The largest answer a child may send (MB): a search's line or a heuristic's values
+#: are far smaller.
+MAX_ANSWER_MB = 256
+
+
+def _exactly(fd: int, n: int, deadline: float) -> bytes | None:
+    """``n`` bytes from ``fd`` before ``deadline`` (``time.monotonic``); ``b""`` if the
+    pipe ends first, None if the deadline comes first."""
+    got = bytearray()
+    while len(got) < n:
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([fd], [], [], left)[0]:
+            return None
+        chunk = os.read(fd, n - len(got))
+        if not chunk:
+            return b""
+        got += chunk
+    return bytes(got)
+
+
+def _message(fd: int, deadline: float) -> bytes | None:
+    """One message of a :class:`multiprocessing.connection.Connection` (its length,
+    then its bytes) read from ``fd`` before ``deadline``: ``b""`` if the pipe ends
+    first or the length is past :data:`MAX_ANSWER_MB`, None if the deadline comes
+    first."""
+    head = _exactly(fd, 4, deadline)
+    if not head:
+        return head
+    (size,) = struct.unpack("!i", head)
+    if size == -1:  # a long message: its length in 8 bytes
+        more = _exactly(fd, 8, deadline)
+        if not more:
+            return more
+        (size,) = struct.unpack("!Q", more)
+    if not 0 < size <= MAX_ANSWER_MB * 2**20:
+        return b""
+    return _exactly(fd, size, deadline)
 
 
 def said(message: str, error: str) -> str:
