@@ -66,7 +66,7 @@ def test_an_audit_file_is_refused_in_one_line_naming_it(tmp_path, name, data, wo
 
 
 #: A child process that reads each file under a 1 GiB address-space cap and prints the
-#: reader's line for each, then its peak resident memory in kB.
+#: reader's line for each, then its peak resident memory in kB (Linux).
 CHILD = textwrap.dedent(
     """
     import resource, sys
@@ -77,7 +77,10 @@ CHILD = textwrap.dedent(
             bl.read_pysol_game(path)
         except bl.PysolFileError as exc:
             print(str(exc).splitlines()[0])
-    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+    # VmHWM: this program's own peak (ru_maxrss would keep the forking parent's, which
+    # Linux carries across exec)
+    with open("/proc/self/status") as status:
+        print(next(line.split()[1] for line in status if line.startswith("VmHWM:")))
     """
 )
 
