@@ -198,13 +198,7 @@ def _seconds(value: object, high: float, what: str, where: str) -> float:
         return math.nan
     if isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= high:
         return float(value)  # NaN fails the comparison
-    raise PysolFileError(f"{where}: damaged (its {what} is {_shown(value)}, not a time)")
-
-
-def _shown(value: object) -> str:
-    """A value from a file, for a message: escaped, and cut to 40 characters."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    raise PysolFileError(f"{where}: damaged (its {what} is {shown(repr(value), 40)}, not a time)")
 
 
 def _card_names(cards: list[int]) -> str:
