@@ -16,6 +16,7 @@ import itertools
 from collections import deque
 from collections.abc import Callable
 
+from bakers_lab.model.moves import Move
 from bakers_lab.solve.search import Node, Problem
 
 
@@ -93,3 +94,22 @@ def astar_textbook(problem: Problem, h: Callable[..., int]) -> Node | None:
 
 def astar_no_reopening(problem: Problem, h: Callable[..., int]) -> Node | None:
     return astar(problem, h, reopens=False)
+
+
+def bfs_goal_late_own_moves(problem: Problem) -> list[Move] | None:
+    """Breadth-first search, the goal tested late, its moves taken from the position
+    (``state.legal_moves()``) instead of ``problem.actions``: the check must count its
+    expansions all the same (issue 51: it passed 7 of 7)."""
+    start: list[Move] = []
+    frontier = deque([(problem.initial, start)])
+    reached = {problem.key(problem.initial)}
+    while frontier:
+        state, line = frontier.popleft()
+        if problem.goal_test(state):
+            return line
+        for move in state.legal_moves():
+            child = problem.result(state, move)
+            if problem.key(child) not in reached:
+                reached.add(problem.key(child))
+                frontier.append((child, [*line, move]))
+    return None

@@ -40,6 +40,7 @@ from bakers_lab.teach.sandbox import (
     OutOfTime,
     Raised,
     Returned,
+    Unreadable,
     run_limited,
     said,
     stopped,
@@ -61,31 +62,53 @@ class _Bad:
     trace: str = ""
 
 
-def _rate(h: Heuristic, states: Sequence[GameState]) -> Callable[[], list[int] | _Bad]:
-    def job() -> list[int] | _Bad:
+def _bad(index: int, what: str, trace: str = "") -> dict[str, object]:
+    return {"bad": [index, what, trace]}
+
+
+def _rate(h: Heuristic, states: Sequence[GameState]) -> Callable[[], object]:
+    """The job the child runs: ``h`` on each state, as plain data (a list of whole
+    numbers, or ``{"bad": [index, what, trace]}``; see :func:`_read_values`)."""
+
+    def job() -> object:
         values: list[int] = []
         for i, state in enumerate(states):
             try:
                 v = h(state.copy())
             except Exception as exc:
                 what = f"raised {type(exc).__name__}" + said(str(exc), type(exc).__name__)
-                return _Bad(i, what, student_traceback(exc))
+                return _bad(i, what, student_traceback(exc))
             if is_bool(v) or not isinstance(v, numbers.Real):
-                return _Bad(
+                return _bad(
                     i,
                     f"returned {describe(v)}: a heuristic returns a whole number of moves, like 3",
                 )
             if not math.isfinite(v) or v != int(v):  # numpy's, Fraction, Decimal: exact
                 shown_v = shown(repr(v), 40)
-                return _Bad(i, f"returned {shown_v}, not a whole number: a heuristic counts moves")
+                return _bad(i, f"returned {shown_v}, not a whole number: a heuristic counts moves")
             if v < 0:
-                return _Bad(
+                return _bad(
                     i, f"returned {v!r}, a negative number: no position needs fewer than 0 moves"
                 )
             values.append(int(v))
         return values
 
     return job
+
+
+def _read_values(value: object, n: int) -> list[int] | _Bad | None:
+    """The values a child sent for ``n`` positions, checked (None: not an answer)."""
+    if isinstance(value, list):
+        if len(value) == n and all(type(v) is int and v >= 0 for v in value):
+            return value
+        return None
+    if isinstance(value, dict) and set(value) == {"bad"} and isinstance(value["bad"], list):
+        parts = value["bad"]
+        if len(parts) == 3 and type(parts[0]) is int and 0 <= parts[0] < n:
+            what, trace = parts[1], parts[2]
+            if isinstance(what, str) and isinstance(trace, str):
+                return _Bad(parts[0], shown(what, 300), trace[:20_000])
+    return None
 
 
 def _mean_ratio(values: Sequence[float], distance: Sequence[float]) -> float:
@@ -169,10 +192,13 @@ def check_heuristic(
         )
         return Failure(check, space.case, sentence, str(state), state.to_text(), lines, vals, trace)
 
-    if isinstance(outcome, Returned) and isinstance(outcome.value, list):
-        values = outcome.value
-    elif isinstance(outcome, Returned) and isinstance(outcome.value, _Bad):
-        bad = outcome.value
+    read = _read_values(outcome.value, len(states)) if isinstance(outcome, Returned) else None
+    if isinstance(outcome, Returned) and read is None:
+        outcome = Unreadable("it is not a value for each position")
+    if isinstance(read, list):
+        values = read
+    elif isinstance(read, _Bad):
+        bad = read
         failures["runs"] = at(
             "runs",
             bad.index,
@@ -229,8 +255,7 @@ def _stopped(outcome: Outcome, seconds: float, n: int) -> str:
         return f"your heuristic did not rate the {n:,} positions within {seconds:g} s"
     if isinstance(outcome, Raised):
         return f"your heuristic could not be run: {outcome.error}: {outcome.message}"
-    if isinstance(outcome, Returned):
-        return f"your heuristic's values could not be read: {describe(outcome)}"
+    assert not isinstance(outcome, Returned)  # read above
     return stopped(outcome, "your heuristic")
 
 

@@ -5,8 +5,11 @@ plain game.  It answers exactly as :class:`~bakers_lab.solve.search.GameProblem`
 does, and notes what the search asks of it:
 
 - an **expansion** is a call of ``actions(state)`` (``Node.expand`` and the
-  reference's ``Tracker.expand`` both make one per node expanded); it counts
-  them per position, so a position expanded twice is seen;
+  reference's ``Tracker.expand`` both make one per node expanded), or a
+  position's children generated once more than it was asked for its moves (a
+  search that takes its moves from ``state.legal_moves()`` and its children from
+  ``result`` is counted all the same); it counts them per position, so a
+  position expanded twice is seen;
 - a **generation** is a call of ``result(state, move)``; past ``max_nodes`` of
   them the search is stopped with :class:`OutOfNodes` (a ``BaseException``, so a
   student's ``except Exception`` does not swallow it);
@@ -70,6 +73,8 @@ class RecordingProblem(Problem):
         super().__init__(self._game.initial)
         self.max_nodes = max_nodes
         self._expansions: Counter[bytes] = Counter()
+        self._asked: Counter[bytes] = Counter()  # calls of actions, by position
+        self._children: Counter[tuple[bytes, Move]] = Counter()  # calls of result
         self._generated = 0
         self._after_goal: int | None = None
         self._pending: deque[bytes] = deque()  # generated, in order (oldest first)
@@ -77,8 +82,8 @@ class RecordingProblem(Problem):
         self._newest_taken = 0
         self._oldest_taken = 0
 
-    def actions(self, state: GameState) -> list[Move]:
-        key = state.key()
+    def _expand(self, key: bytes) -> None:
+        """Note one expansion of the position ``key``."""
         while self._pending and self._pending[0] in self._expansions:
             self._pending.popleft()
         oldest = self._pending[0] if self._pending else None
@@ -88,13 +93,23 @@ class RecordingProblem(Problem):
         self._expansions[key] += 1
         if self._after_goal is not None:
             self._after_goal += 1
+
+    def actions(self, state: GameState) -> list[Move]:
+        key = state.key()
+        self._asked[key] += 1
+        if self._asked[key] > self._expansions[key]:
+            self._expand(key)
         return self._game.actions(state)
 
     def result(self, state: GameState, move: Move) -> GameState:
         if self.max_nodes is not None and self._generated >= self.max_nodes:
             raise OutOfNodes(self._generated)
-        self._generated += 1
+        parent = state.key()
+        self._children[parent, move] += 1
+        if self._children[parent, move] > self._expansions[parent]:  # moves not asked here
+            self._expand(parent)
         child = self._game.result(state, move)
+        self._generated += 1
         key = child.key()
         self._pending.append(key)
         self._newest = key

@@ -5,7 +5,13 @@ survive both and say so in words.  :func:`run_limited` forks a child process
 (``multiprocessing`` with the ``fork`` start method, so functions defined in a
 notebook need not be pickled), caps the child's address space with
 ``resource.setrlimit`` and waits at most ``seconds``; a child still running
-then is killed.  What the child sends back must be picklable.
+then is killed, with every process it started.
+
+What the child sends back is plain data, never a pickle: the job returns
+numbers, strings, lists and dicts, which the child writes as JSON and the
+checker reads with :func:`json.loads`.  Nothing the student's process sends can
+run code in the checker's; a checker validates the data it is given (move
+texts are parsed, counts range-checked) before it judges anything.
 
 A bug in the student's code comes back as a :class:`Raised` holding the
 student's own traceback, trimmed to their code: the frames of bakers_lab
@@ -21,9 +27,9 @@ Returned(value=42)
 from __future__ import annotations
 
 import contextlib
+import json
 import multiprocessing
 import os
-import pickle
 import resource
 import select
 import signal
@@ -46,6 +52,7 @@ __all__ = [
     "Pending",
     "Raised",
     "Returned",
+    "Unreadable",
     "run_limited",
     "start_limited",
     "stopped",
@@ -97,7 +104,18 @@ class Died:
     exitcode: int | None
 
 
-Outcome = Returned | Raised | OutOfTime | OutOfMemory | Died
+@dataclass(frozen=True)
+class Unreadable:
+    """The child process sent something that is not an answer: ``why``."""
+
+    why: str
+
+
+Outcome = Returned | Raised | OutOfTime | OutOfMemory | Died | Unreadable
+
+#: The longest error message and traceback kept from a child (characters).
+_MESSAGE_CHARS = 2_000
+_TRACE_CHARS = 20_000
 
 
 def _is_library(filename: str) -> bool:
@@ -141,19 +159,58 @@ def _child(job: Callable[[], object], conn: Connection, megabytes: int) -> None:
         cap = held + megabytes * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     try:
-        answer: Outcome = Returned(job())
+        answer: dict[str, object] = {"returned": job()}
     except MemoryError:
-        answer = OutOfMemory(megabytes)
+        answer = {"out_of_memory": megabytes}
     except BaseException as exc:  # the student's bug, whatever it is: reported, not raised
-        answer = Raised(type(exc).__name__, str(exc), student_traceback(exc))
+        answer = {"raised": [type(exc).__name__, str(exc), student_traceback(exc)]}
     try:
-        conn.send(answer)
+        conn.send_bytes(_encode(answer))
     except MemoryError:
-        conn.send(OutOfMemory(megabytes))
-    except Exception as exc:  # an answer that cannot be pickled
-        conn.send(Raised(type(exc).__name__, str(exc), f"{type(exc).__name__}: {exc}"))
+        conn.send_bytes(_encode({"out_of_memory": megabytes}))
+    except Exception as exc:  # an answer that is not plain data
+        conn.send_bytes(_encode({"raised": [type(exc).__name__, str(exc), ""]}))
     finally:
         conn.close()
+
+
+def _encode(answer: dict[str, object]) -> bytes:
+    return json.dumps(answer, allow_nan=False, ensure_ascii=True).encode("ascii")
+
+
+def _text(value: object, limit: int) -> str | None:
+    """A string from the child, cut to ``limit`` characters (None: not a string)."""
+    if not isinstance(value, str):
+        return None
+    return value if len(value) <= limit else value[: limit - 3] + "..."
+
+
+def decode(message: bytes, megabytes: int) -> Outcome:
+    """The outcome in ``message``, the JSON a child sent: :class:`Unreadable` when it
+    is not one (the checker's own words, whatever the bytes hold).
+
+    >>> decode(b'{"returned": [1, 2]}', 100)
+    Returned(value=[1, 2])
+    >>> decode(b'{"returned": 1', 100)
+    Unreadable(why='it is not JSON')
+    """
+    try:
+        data = json.loads(message)
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+        return Unreadable("it is not JSON")
+    if isinstance(data, dict) and len(data) == 1:
+        ((kind, value),) = data.items()
+        if kind == "returned":
+            return Returned(value)
+        if kind == "out_of_memory":
+            return OutOfMemory(megabytes)
+        if kind == "raised" and isinstance(value, list) and len(value) == 3:
+            error = _text(value[0], 100)
+            message_text = _text(value[1], _MESSAGE_CHARS)
+            trace = _text(value[2], _TRACE_CHARS)
+            if error is not None and message_text is not None and trace is not None:
+                return Raised(error, message_text, trace)
+    return Unreadable("it is not an answer of the form the check sends")
 
 
 class Pending:
@@ -168,6 +225,7 @@ class Pending:
             self._child.start()
         send.close()
         self._started = time.monotonic()
+        self._megabytes = megabytes
 
     def wait(self, seconds: float) -> Outcome:
         """The job's outcome; a job still running ``seconds`` after it started is killed,
@@ -175,13 +233,13 @@ class Pending:
         has not come whole by then (half a message on the pipe)."""
         deadline = self._started + seconds
         try:
-            message = _message(self._receive.fileno(), deadline)
+            message = _message(self._receive.fileno(), deadline, self._child.is_alive)
             if message is None:
                 answer: Outcome = OutOfTime(seconds)
             elif not message:
                 answer = Died(None)
             else:
-                answer = pickle.loads(message)
+                answer = decode(message, self._megabytes)
         finally:
             self._receive.close()
             if self._child.is_alive():
@@ -200,14 +258,24 @@ class Pending:
 MAX_ANSWER_MB = 256
 
 
-def _exactly(fd: int, n: int, deadline: float) -> bytes | None:
+#: How often the parent looks whether the child still runs while it waits (seconds).
+_LOOK = 0.05
+
+
+def _exactly(fd: int, n: int, deadline: float, alive: Callable[[], bool]) -> bytes | None:
     """``n`` bytes from ``fd`` before ``deadline`` (``time.monotonic``); ``b""`` if the
-    pipe ends first, None if the deadline comes first."""
+    pipe ends first, or the child ends (``alive()`` turns false) with nothing more in
+    the pipe: a process it forked may hold the pipe open; None if the deadline
+    comes first."""
     got = bytearray()
     while len(got) < n:
         left = deadline - time.monotonic()
-        if left <= 0 or not select.select([fd], [], [], left)[0]:
+        if left <= 0:
             return None
+        if not select.select([fd], [], [], min(left, _LOOK))[0]:
+            if not alive() and not select.select([fd], [], [], 0)[0]:
+                return b""  # the child is gone, and all it wrote has been read
+            continue
         chunk = os.read(fd, n - len(got))
         if not chunk:
             return b""
@@ -215,23 +283,23 @@ def _exactly(fd: int, n: int, deadline: float) -> bytes | None:
     return bytes(got)
 
 
-def _message(fd: int, deadline: float) -> bytes | None:
+def _message(fd: int, deadline: float, alive: Callable[[], bool]) -> bytes | None:
     """One message of a :class:`multiprocessing.connection.Connection` (its length,
     then its bytes) read from ``fd`` before ``deadline``: ``b""`` if the pipe ends
     first or the length is past :data:`MAX_ANSWER_MB`, None if the deadline comes
     first."""
-    head = _exactly(fd, 4, deadline)
+    head = _exactly(fd, 4, deadline, alive)
     if not head:
         return head
     (size,) = struct.unpack("!i", head)
     if size == -1:  # a long message: its length in 8 bytes
-        more = _exactly(fd, 8, deadline)
+        more = _exactly(fd, 8, deadline, alive)
         if not more:
             return more
         (size,) = struct.unpack("!Q", more)
     if not 0 < size <= MAX_ANSWER_MB * 2**20:
         return b""
-    return _exactly(fd, size, deadline)
+    return _exactly(fd, size, deadline, alive)
 
 
 def said(message: str, error: str) -> str:
@@ -247,7 +315,7 @@ def said(message: str, error: str) -> str:
     return f": {message}" if message else ""
 
 
-def stopped(outcome: OutOfMemory | Died, who: str, where: str = "") -> str:
+def stopped(outcome: OutOfMemory | Died | Unreadable, who: str, where: str = "") -> str:
     """The sentence that says why a student's function (``who``: "your function",
     "your heuristic") gave no answer, and ``where`` (" on CASE", or nothing).
 
@@ -258,6 +326,11 @@ def stopped(outcome: OutOfMemory | Died, who: str, where: str = "") -> str:
     """
     if isinstance(outcome, OutOfMemory):
         return f"{who} used more than {outcome.megabytes:,} MB of memory{where}"
+    if isinstance(outcome, Unreadable):
+        return (
+            f"{who}'s process sent back something that is not an answer{where} "
+            f"({outcome.why}): the check reads only the answer it sends itself"
+        )
     return f"{who} ended its process{where} (exit code {outcome.exitcode})"
 
 

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from bakers_lab.model.game import GameState
-from bakers_lab.model.moves import Move
+from bakers_lab.model.moves import Move, MoveError
 from bakers_lab.solve import search as ref
 from bakers_lab.solve.heuristics import Heuristic, burial, detours
 from bakers_lab.teach.cases import DECKS, SEARCH_CASES, Case, flicker
@@ -52,11 +52,12 @@ from bakers_lab.teach.sandbox import (
     OutOfTime,
     Raised,
     Returned,
+    Unreadable,
     said,
     start_limited,
     stopped,
 )
-from bakers_lab.utils.validate import as_int, as_number, describe
+from bakers_lab.utils.validate import as_int, as_number, describe, shown
 
 __all__ = ["PROMISES", "Promise", "ReferenceRuns", "check_search", "textbook_astar"]
 
@@ -159,9 +160,9 @@ CHECKS = (
 
 @dataclass(frozen=True)
 class _Run:
-    """What the child process sends back: ``kind`` is ``line``, ``none`` (no
-    solution), ``budget`` (stopped by the node budget) or ``bad`` (``what`` says
-    what was returned)."""
+    """What the child process sent back, read and checked: ``kind`` is ``line``,
+    ``none`` (no solution), ``budget`` (stopped by the node budget) or ``bad``
+    (``what`` says what was returned)."""
 
     kind: str
     line: tuple[Move, ...] | None
@@ -169,8 +170,11 @@ class _Run:
     what: str = ""
 
 
-def _line_of(out: object) -> tuple[str, tuple[Move, ...] | None, str]:
-    """What a search returned, as (kind, line, what)."""
+_KINDS = ("line", "none", "budget", "bad")
+
+
+def _line_of(out: object) -> tuple[str, list[str] | None, str]:
+    """What a search returned, as (kind, the line's move texts, what); in the child."""
     if out is None:
         return "none", None, ""
     if isinstance(out, ref.SearchResult):
@@ -178,29 +182,68 @@ def _line_of(out: object) -> tuple[str, tuple[Move, ...] | None, str]:
             return "budget", None, ""
         if out.solution is None:
             return "none", None, ""
-        return "line", tuple(out.solution), ""
+        return "line", [str(m) for m in out.solution], ""
     if isinstance(out, ref.Node):
-        return "line", tuple(out.solution()), ""
+        return "line", [str(m) for m in out.solution()], ""
     if isinstance(out, list | tuple) and all(isinstance(m, Move | str) for m in out):
-        return "line", tuple(m if isinstance(m, Move) else Move.parse(m) for m in out), ""
+        return "line", [str(m) for m in out], ""
     return "bad", None, describe(out)
 
 
 def _student_job(
     fn: Callable[..., object], case: Case, h: Heuristic | None, budget: int
-) -> Callable[[], _Run]:
-    def job() -> _Run:
+) -> Callable[[], dict[str, object]]:
+    """The run of ``fn`` on ``case`` in the child: plain data (see :func:`_read_run`)."""
+
+    def job() -> dict[str, object]:
         problem = RecordingProblem(case.deal(), max_nodes=budget)
+        kind, line, what = "budget", None, ""
         try:
             with warnings.catch_warnings():  # astar's word on flicker: it never overestimates
                 warnings.simplefilter("ignore", UserWarning)
                 out = fn(problem) if h is None else fn(problem, h)
         except OutOfNodes:
-            return _Run("budget", None, problem.stats())
-        kind, line, what = _line_of(out)
-        return _Run(kind, line, problem.stats(), what)
+            pass
+        else:
+            kind, line, what = _line_of(out)
+        stats = problem.stats()
+        counts = [getattr(stats, f) for f in _COUNTS]
+        return {"kind": kind, "line": line, "stats": counts, "what": what}
 
     return job
+
+
+_COUNTS = tuple(SearchStats.__dataclass_fields__)
+
+
+def _read_run(value: object) -> _Run | None:
+    """The run a child sent, checked field by field (None: it is not one): move
+    texts parsed by the checker, counts whole numbers from 0."""
+    if not isinstance(value, dict) or set(value) != {"kind", "line", "stats", "what"}:
+        return None
+    kind, texts, counts, what = value["kind"], value["line"], value["stats"], value["what"]
+    if kind not in _KINDS or not isinstance(what, str):
+        return None
+    if not isinstance(counts, list) or len(counts) != len(_COUNTS):
+        return None
+    for field, n in zip(_COUNTS, counts, strict=True):
+        if n is None and field == "expanded_after_goal":
+            continue
+        if type(n) is not int or n < 0:
+            return None
+    line: tuple[Move, ...] | None = None
+    if kind == "line":
+        if not isinstance(texts, list) or not all(
+            isinstance(t, str) and len(t) < 20 for t in texts
+        ):
+            return None
+        try:
+            line = tuple(Move.parse(t) for t in texts)
+        except MoveError:
+            return None
+    elif texts is not None:
+        return None
+    return _Run(kind, line, SearchStats(*counts), shown(what, 200))
 
 
 @dataclass(frozen=True)
@@ -449,14 +492,16 @@ def _judge_run(
         shown = (("your line", mine), shown_ref) if lines else ()
         return Failure(check, case, sentence + with_h, board, position, shown, (), trace)
 
+    run = _read_run(outcome.value) if isinstance(outcome, Returned) else None
+    if isinstance(outcome, Returned) and run is None:
+        outcome = Unreadable("it is not a search's run")
     if not isinstance(outcome, Returned):
         trace = outcome.trace if isinstance(outcome, Raised) else ""
         judge.fail("returns", failure("returns", _stopped(outcome, case), lines=False, trace=trace))
         if isinstance(outcome, OutOfTime | OutOfMemory):
             judge.stopped = case  # each later case would wait as long, or fail the same way
         return
-    assert isinstance(outcome, Returned) and isinstance(outcome.value, _Run)
-    run: _Run = outcome.value
+    assert run is not None
     stats = run.stats
     if run.kind == "budget":
         why = f"; {_twice(stats)}" if stats.most_expansions > 1 else ""
@@ -549,7 +594,7 @@ def _judge_run(
         )
 
 
-def _stopped(outcome: Raised | OutOfTime | OutOfMemory | Died, case: Case) -> str:
+def _stopped(outcome: Raised | OutOfTime | OutOfMemory | Died | Unreadable, case: Case) -> str:
     """What stopped the student's search on ``case``, in one sentence."""
     if isinstance(outcome, OutOfTime):
         return f"your function did not return within {outcome.seconds:g} s on {case}"
