@@ -83,7 +83,7 @@ def test_pairing_counts_and_mcnemar_match_the_shipped_games() -> None:
     row = s.paired.set_index("player").loc["lookahead-2"]
     you_only = sum(1 for d in deals if d <= 130 and la2[d] == "lost")
     b_only = sum(1 for d in deals if d > 130 and la2[d] == "won")
-    assert (row["you_only"], row["b_only"], row["deals"]) == (you_only, b_only, 60)
+    assert (row["you_only"], row["b_only"], row["n"]) == (you_only, b_only, 60)
     assert row["diff"] == pytest.approx((you_only - b_only) / 60)
     p = binomtest(min(you_only, b_only), you_only + b_only, 0.5).pvalue
     assert row["p_value"] == pytest.approx(p)
@@ -95,7 +95,10 @@ def test_a_deal_played_twice_counts_twice_against_the_same_bot_game() -> None:
     s = strength([(5, "bakers_dozen", True), (5, "bakers_dozen", False)], progress=False,
                  explain_moves=False)  # fmt: skip
     row = s.paired.set_index("player").loc["careful"]
-    assert row["deals"] == 2
+    # paired counts games as rates does: n = 2 games on 1 deal (issue 51: paired said deals)
+    rates = s.rates.set_index("player").loc["careful"]
+    assert (row["n"], rates["n"], rates["deals"]) == (2, 2, 1)
+    assert "deals" not in s.paired.columns
     assert (row["you_only"], row["b_only"]) == ((1, 0) if c[5] == "lost" else (0, 1))
 
 

@@ -441,7 +441,7 @@ def _bot_rows(
 RATE_COLUMNS = ("variant", "player", "won", "n", "deals", "rate", "ci_low", "ci_high")
 #: Columns of :attr:`Strength.paired`.
 PAIRED_COLUMNS = (
-    "variant", "player", "deals", "you_rate", "b_rate", "diff", "diff_low", "diff_high",
+    "variant", "player", "n", "you_rate", "b_rate", "diff", "diff_low", "diff_high",
     "you_only", "b_only", "p_value",
 )  # fmt: skip
 #: Columns of :attr:`Strength.dials`.
@@ -461,8 +461,9 @@ class Strength:
       deals), ``rate`` with its 95 %
       Wilson interval (``ci_low``, ``ci_high``); each bot plays each of the person's
       games on the same deal.
-    - ``paired``: per variant and bot, the person against the bot on the same deals:
-      ``you_rate``, ``b_rate``, ``diff`` (yours minus the bot's) with Newcombe's
+    - ``paired``: per variant and bot, the person against the bot on the same deals,
+      game by game: ``n`` games paired (as in ``rates``: a deal played twice is two
+      pairs), ``you_rate``, ``b_rate``, ``diff`` (yours minus the bot's) with Newcombe's
       paired 95 % interval, the games only you won (``you_only``) and only the bot
       won (``b_only``), and McNemar's exact ``p_value``.
     - ``dials``: per variant and dial (``search``, ``undo``), where the person sits:
@@ -633,7 +634,7 @@ def _variant_tables(
                       "deals": different, "rate": w / n, "ci_low": lo,
                       "ci_high": hi})  # fmt: skip
         row = paired_row("you", player, you, theirs, f"{variant}, the same deals")
-        paired.append({"variant": variant, "player": player, "deals": row["deals"],
+        paired.append({"variant": variant, "player": player, "n": row["deals"],
                        "you_rate": row["a_rate"], "b_rate": row["b_rate"],
                        "diff": row["diff"], "diff_low": row["diff_low"],
                        "diff_high": row["diff_high"], "you_only": row["a_only"],

@@ -34,13 +34,12 @@ _PAIRED_WORDS = {
     "A minus B (points)": "you minus it (points)",
     "deals only A won": "games only you won",
     "deals only B won": "games only it won",
-    "deals": "games",
 }
 
 
 def _paired(s: Strength) -> pd.DataFrame:
     t = _titled(s.paired).rename(
-        columns={"you_rate": "a_rate", "you_only": "a_only", "player": "bot"}
+        columns={"you_rate": "a_rate", "you_only": "a_only", "player": "bot", "n": "games"}
     )
     return for_people(t).rename(columns=_PAIRED_WORDS)
 
