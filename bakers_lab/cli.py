@@ -388,7 +388,10 @@ def _strength_games(args: argparse.Namespace) -> Any:
     try:
         t = pd.read_csv(io.BytesIO(data), dtype=str, keep_default_na=False)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
-        raise ValueError(f"--games {args.games}: not a CSV of deal,variant,won ({exc})") from None
+        raise ValueError(
+            f"--games {shown(args.games, 200)}: not a CSV of deal,variant,won "
+            f"({shown(str(exc), 120)})"
+        ) from None
     words = {"true": True, "won": True, "1": True, "false": False, "lost": False, "0": False}
     if "deal" in t.columns:
         # ASCII digits only, as the command line reads a game number ("٣" is no 3)

@@ -66,6 +66,11 @@ CLASSES = {
     13: "this turn's new entry points",
     14: "tables",
     15: "special files",
+    16: "PySolFC files: budgets",
+    17: "exercise checks that cannot be fooled",
+    18: "a journal that knows its damage",
+    19: "words from a file, terminal-safe",
+    20: "strength: cache and wheel",
 }
 #: Words that mean a message came from deep inside Python or a library, not from us.
 INTERNAL = (
@@ -138,7 +143,12 @@ def module(name: str) -> Any:
     """``bakers_lab.<name>`` (``bl.survey`` is the function, not the module)."""
     import importlib
 
-    return importlib.import_module(f"bakers_lab.{name}")
+    for package in ("", "model.", "solve.", "study.", "files.", "display.", "teach.", "utils."):
+        try:
+            return importlib.import_module(f"bakers_lab.{package}{name}")
+        except ModuleNotFoundError:
+            continue
+    raise ModuleNotFoundError(f"no module bakers_lab.*.{name}")
 
 
 def tmpdir(name: str) -> Path:
@@ -253,9 +263,9 @@ def build_cases() -> None:
     ok(0, "difficulty(64)", lambda: bl.difficulty(64), lambda d: d.tag == "unwinnable")
     ok(0, "pick easy", lambda: bl.pick("easy", count=3, seed=1), lambda p: len(p) == 3)
     ok(0, "parse_moves", lambda: bl.parse_moves("AD>F 5S>6D"), lambda m: len(m) == 2)
-    ok(0, "parse_deals", lambda: module("survey").parse_deals("3-5,1"),
+    ok(0, "parse_deals", lambda: module("study.survey").parse_deals("3-5,1"),
        lambda n: n == [3, 4, 5, 1])  # fmt: skip
-    ok(0, "parse_deals range", lambda: module("survey").parse_deals(
+    ok(0, "parse_deals range", lambda: module("study.survey").parse_deals(
         range(1, 4)), lambda n: n == [1, 2, 3])  # fmt: skip
     ok(0, "wilson(5,10)", lambda: bl.wilson_interval(5, 10), lambda t: 0 < t[0] < 0.5 < t[1])
     ok(0, "wilson numpy", lambda: bl.wilson_interval(np.int64(3), np.int64(9)))
@@ -276,7 +286,7 @@ def build_cases() -> None:
     ok(0, "Move(card,F,Suit)", lambda: str(bl.Move(bl.Card(2, 2), bl.Dest.FOUNDATION,
                                                    bl.Suit(1))) == "2H>FS")  # fmt: skip
     ok(0, "Deal number kept", lambda: bl.Deal(bl.deal(5).rules, bl.deal(5).columns, number=5))
-    ok(0, "read_game_number app box", lambda: module("deals")
+    ok(0, "read_game_number app box", lambda: module("model.deals")
        .read_game_number(" #1,000 "), lambda n: n == 1000)  # fmt: skip
     ok(0, "cli deal 5", lambda: cli("deal", "5"), lambda r: r.code == 0 and "TS" in r.out)
     ok(0, "cli solve 5", lambda: cli("solve", "5"), lambda r: r.code == 0)
@@ -406,11 +416,11 @@ def build_cases() -> None:
         "foundation_return")  # fmt: skip
     err(3, "difficulty of bakers_dozen renamed fields", lambda: bl.difficulty(
         5, variant=bl.Rules(name="bakers_dozen", pysolfc_id=None)), "bakers_dozen")  # fmt: skip
-    err(3, "ratings of a lying Rules", lambda: module("rating").ratings(
+    err(3, "ratings of a lying Rules", lambda: module("study.rating").ratings(
         lying_rules()), "good_measure")  # fmt: skip
     ok(3, "survey of a true preset record", lambda: bl.survey("1", variant=bl.rules(
         "good_measure"), out=tmpdir("s") / "o", progress=False))  # fmt: skip
-    ok(3, "title of a lying Rules is not the preset's", lambda: module("rules").title(lying_rules()), lambda t: t != "Good Measure")  # fmt: skip
+    ok(3, "title of a lying Rules is not the preset's", lambda: module("model.rules").title(lying_rules()), lambda t: t != "Good Measure")  # fmt: skip
 
     # 4. Huge values ---------------------------------------------------------------------
     from bakers_lab.solve.players import Player as _P
@@ -666,7 +676,7 @@ def build_cases() -> None:
         )
     for text in ("\u0663", "²", "\uff15"):
         err(8, f"deal({text!r})", lambda t=text: bl.deal(t), game_words)  # type: ignore[arg-type]
-        err(8, f"read_game_number({text!r})", lambda t=text: module("deals").read_game_number(t), game_words)  # fmt: skip
+        err(8, f"read_game_number({text!r})", lambda t=text: module("model.deals").read_game_number(t), game_words)  # fmt: skip
     err(8, "Card.parse('²H')", lambda: bl.Card.parse("²H"), "not a card")
     err(8, "Card.parse('\u0661H')", lambda: bl.Card.parse("\u0661H"), "not a card")
     err(8, "board text with \u0661\u0660H", lambda: bl.Deal.from_text(board.replace("TS", "\u0661\u0660S", 1)),
@@ -839,8 +849,12 @@ def build_cases() -> None:
     # stats.player_order, TraceModel.stops, the tree chart's labels) --------------------
     import pandas as pd
 
-    claims, present, plots = module("claims"), module("present"), module("plots")
-    stats, search = module("stats"), module("solve.search")
+    claims, present, plots = (
+        module("study.claims"),
+        module("utils.present"),
+        module("display.plots"),
+    )
+    stats, search = module("study.stats"), module("solve.search")
     err(13, "contents(None)", lambda: claims.contents(None), "contents takes a table of surveys")
     err(13, "contents(no columns)", lambda: claims.contents(pd.DataFrame({"x": [1]})),
         "variant and player columns")  # fmt: skip
@@ -885,6 +899,7 @@ def build_cases() -> None:
 
     build_table_cases()  # 14
     build_file_cases()  # 15
+    build_fourth_audit_cases()  # 16-20
 
 
 def study_table() -> Any:
@@ -968,7 +983,7 @@ def build_table_cases() -> None:
     import bakers_lab as bl
 
     claims, par, rating, predict = (module(m) for m in ("claims", "par", "rating", "predict"))
-    skill = module("skill")
+    skill = module("study.skill")
 
     def drop(*players: str) -> Callable[[Any], Any]:
         return lambda t: t[~t["player"].isin(players)].reset_index(drop=True)
@@ -1287,7 +1302,7 @@ def locked_folder() -> bool | str:
 
 def temp_names() -> bool | str:
     """The manifest's temporary file is named for its process (no shared temp name)."""
-    text = Path(module("survey").__file__).read_text(encoding="utf-8")
+    text = Path(module("study.survey").__file__).read_text(encoding="utf-8")
     if 'f".{_MANIFEST}.tmp"' in text:
         return "the manifest's temp name is shared by every process"
     return True
@@ -1392,6 +1407,325 @@ def short(value: object) -> str:
     except Exception as exc:
         text = f"<unprintable: {type(exc).__name__}>"
     return text[:120]
+
+
+# -- the fourth audit (issue 51): budgets, the grader, the journal, words, strength ---------
+
+
+def pysol_file(data: bytes, name: str = "f.pso") -> Path:
+    path = tmpdir("pysol") / name
+    path.write_bytes(data)
+    return path
+
+
+def read_game(data: bytes) -> object:
+    import bakers_lab as bl
+
+    return bl.read_pysol_game(pysol_file(data))
+
+
+def stats_file(prev_games: dict[object, list[tuple[object, ...]]]) -> Path:
+    from test_pysol import _write_stats
+
+    return _write_stats(tmpdir("stats"), prev_games)
+
+
+def save_with(struct: str, field: str, value: object) -> bytes:
+    from test_pysol import DATA, _dump, _save_objects, _struct
+
+    objs = _save_objects(DATA / "bakers_dozen_5_given_up.pysol")
+    _struct(objs, struct).fields[field] = value
+    return _dump(objs)
+
+
+_MARK = _TMP / "unpickled"
+
+
+def _ran_here(*_: object) -> None:
+    _MARK.write_text(str(os.getpid()))
+    time.sleep(25)
+
+
+class _RunsCode(str):
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return (_ran_here, (str(self),))
+
+
+def sub_returns_code(problem: Any) -> list[str]:
+    return [_RunsCode("KS>F")]
+
+
+def _answer_pipe() -> Any:
+    import gc
+    from multiprocessing.connection import Connection
+
+    return next(o for o in gc.get_objects() if isinstance(o, Connection) and o.writable)
+
+
+def sub_half_message(problem: Any) -> None:
+    import struct
+
+    os.write(_answer_pipe().fileno(), struct.pack("!i", 100) + b"x" * 10)
+    time.sleep(30)
+
+
+def sub_not_an_answer(problem: Any) -> None:
+    import struct
+
+    body = b'{"returned": {"kind": "line", "line": ["AH>F"], "stats": [0, 0, 0, null, 0, 0], "what": ""}}'
+    os.write(_answer_pipe().fileno(), struct.pack("!i", len(body)) + body)
+    os._exit(0)
+
+
+def sub_sleeps(problem: Any) -> None:
+    time.sleep(60)
+
+
+def sub_forks(problem: Any) -> None:
+    pid = os.fork()
+    if pid == 0:
+        time.sleep(60)
+        os._exit(0)
+    (_TMP / "forked").write_text(str(pid))
+    os._exit(0)
+
+
+def judged(fn: Any, check: str, words: str, seconds: float = 10, **kw: Any) -> Callable[[], object]:
+    """Run check_search on the first micro deals: judged wrong on ``check`` with a
+    sentence holding ``words``, nothing unpickled here, no process left."""
+
+    def run() -> object:
+        from bakers_lab.teach.cases import SEARCH_CASES
+        from bakers_lab.teach.search_check import check_search
+
+        before = set(descendants(os.getpid()))
+        r = check_search(fn, cases=kw.pop("cases", SEARCH_CASES[:3]), seconds=seconds,
+                         quiet=True, **kw)  # fmt: skip
+        if _MARK.exists():
+            return "an answer was unpickled"
+        for _ in range(50):
+            left = [q for q in descendants(os.getpid()) if q not in before and alive(q)]
+            if not left:
+                break
+            time.sleep(0.1)
+        else:
+            return f"processes left: {left}"
+        if r.passed or r.failure is None:
+            return f"passed: {r.summary()}"
+        if r.failure.check != check or words not in r.failure.sentence:
+            return f"judged {r.failure.check}: {r.failure.sentence[:160]}"
+        return True
+
+    return run
+
+
+def heuristic_judged(h: Any, words: str) -> Callable[[], object]:
+    def run() -> object:
+        from bakers_lab.teach.cases import HEURISTIC_CASES
+        from bakers_lab.teach.heuristic_check import check_heuristic
+
+        r = check_heuristic(h, cases=HEURISTIC_CASES[:10], quiet=True)
+        if r.passed or r.failure is None:
+            return f"passed: {r.summary()}"
+        return True if words in r.failure.sentence else r.failure.sentence[:160]
+
+    return run
+
+
+def three_game_journal() -> tuple[bytes, Any]:
+    import pandas as pd
+
+    from bakers_lab.files.journal import Entry, Journal
+
+    path = tmpdir("journal") / "j.parquet"
+    j = Journal(path)
+    start = pd.Timestamp("2026-12-01 10:00", tz="UTC")
+    games = [(1, "lost", "AD>F KC>F"), (4, "won", "AH>F AC>F 2C>F"),
+             (123456789012345, "given_up", "AS>F")]  # fmt: skip
+    for k, (deal_number, result, moves) in enumerate(games):
+        j.add(Entry(id=f"g{k}", deal=deal_number, variant="bakers_dozen", started=start,
+                    ended=start + pd.Timedelta(minutes=k + 1), result=result, moves=moves))  # fmt: skip
+    return path.read_bytes(), j.read()
+
+
+def flips(block: int, blocks: int, stride: int) -> Callable[[], object]:
+    """The single-bit flips ``block`` of ``blocks`` (every ``stride``-th bit): each read
+    back exactly or refused in one line naming the file."""
+
+    def run() -> object:
+        from bakers_lab.files.journal import Journal, JournalError
+
+        data, good = three_game_journal()
+        flipped = Journal(tmpdir("flipped") / "j.parquet")
+        bits = range(block * stride, 8 * len(data), blocks * stride)
+        for bit in bits:
+            changed = bytearray(data)
+            changed[bit // 8] ^= 1 << (bit % 8)
+            flipped.path.write_bytes(bytes(changed))
+            try:
+                got = flipped.read()
+            except JournalError as exc:
+                text = str(exc)
+                if not text.startswith(f"the journal {flipped.path} is damaged (") or "\n" in text:
+                    return f"bit {bit}: {text[:160]!r}"
+                continue
+            if not got.equals(good):
+                return f"bit {bit} read as a changed game"
+        return True
+
+    return run
+
+
+def damaged_cache(damage: str) -> Callable[[], object]:
+    def run() -> object:
+        import pandas as pd
+
+        import bakers_lab as bl
+
+        cache = tmpdir("cache")
+        games = pd.DataFrame({"deal": [10**16 + 3], "variant": "bakers_dozen", "won": [True]})
+        kw = {"cache": cache, "players": ("careful", "undo-1"), "n_jobs": 1, "progress": False}
+        first = bl.strength(games, **kw)
+        [folder] = [q.parent for q in cache.glob("*/*/_survey.json")]
+        (folder / "_survey.json").write_text(damage)
+        again = bl.strength(games, **kw)
+        return again.played_now == 1 and first.rates.equals(again.rates)
+
+    return run
+
+
+def build_fourth_audit_cases() -> None:
+    from test_pickle_budgets import frame, memo_slot, memo_square, nested_key
+
+    # 16: small files that crashed, stalled or flooded the reader, refused in one line
+    for depth in (101, 1_000, 300_000):
+        err(16, f"a key nested {depth:,} deep", lambda d=depth: read_game(nested_key(d)),
+            "objects nested")  # fmt: skip
+    for n in (2_000, 13_000, 50_000):
+        err(16, f"{n:,} x {n:,} memo references", lambda n=n: read_game(memo_square(n)),
+            "refer to each other so often")  # fmt: skip
+    for slot in (2**20, 2**26, 2**31 - 1, 2**32 - 1):
+        err(16, f"memo slot {slot:,}", lambda k=slot: read_game(memo_slot(k)),
+            "before the slots")  # fmt: skip
+    for length in (2**64 - 1, 2**40, 10**6, 3):
+        err(16, f"a frame of {length:,} bytes", lambda n=length: read_game(frame(n)),
+            "cut short")  # fmt: skip
+    for bad in (10**400, -(10**400), float("inf"), float("nan"), -1.0, "noon", True):
+        for struct, field in (("GameGlobalStatsStruct", "start_time"),
+                              ("GameStatsStruct", "elapsed_time")):  # fmt: skip
+            err(16, f"a save's {field} of {short(bad)[:20]}",
+                lambda s=struct, f=field, b=bad: read_game(save_with(s, f, b)), "not a time")  # fmt: skip
+        for at in (3, 4):
+            entry: list[object] = [31, 5, 1, 1_700_000_000.0, 60.0]
+            entry[at] = bad
+            err(16, f"a statistics entry's field {at} of {short(bad)[:20]}",
+                lambda e=tuple(entry): module("files.pysol").read_pysol_stats(
+                    stats_file({"Ann": [e]})), "not a time")  # fmt: skip
+    from test_pysol import DATA
+
+    real = (DATA / "bakers_dozen_4_lost.pysol").read_bytes()
+    for cut in range(7, len(real), max(1, len(real) // 12)):
+        err(16, f"a real save cut at byte {cut}", lambda c=cut: read_game(real[:c]), "")
+
+    # 17: the exercise checks
+    from submissions import bfs_goal_late_own_moves
+
+    ok(17, "an answer that would run code when unpickled",
+       judged(sub_returns_code, "legal", "move 1 of your line, KS>F, is not allowed"))  # fmt: skip
+    ok(17, "half a message on the answer pipe",
+       judged(sub_half_message, "returns", "did not return within 2 s", seconds=2))  # fmt: skip
+    ok(17, "an answer the check did not write",
+       judged(sub_not_an_answer, "returns", "not an answer"))  # fmt: skip
+    ok(17, "a search that sleeps past its time",
+       judged(sub_sleeps, "returns", "did not return within 2 s", seconds=2))  # fmt: skip
+    ok(17, "a search that forks and exits", judged(sub_forks, "returns", "ended its process"))
+    ok(17, "goal-late BFS over state.legal_moves()",
+       judged(bfs_goal_late_own_moves, "goal", "tests the goal too late",
+              cases=module("teach.cases").SEARCH_CASES[:8]))  # fmt: skip
+    err(17, "check_search on no case",
+        lambda: module("teach.search_check").check_search(lambda p: None, cases=(), quiet=True),
+        "a check on no deal would pass anything")  # fmt: skip
+    err(17, "iterative_deepening on small deals only",
+        lambda: module("teach.search_check").check_search(
+            lambda p: None, "iterative_deepening", quiet=True,
+            cases=tuple(c for c in module("teach.cases").SEARCH_CASES if c.deck == "small")),
+        "a check on no deal would pass anything")  # fmt: skip
+    err(17, "check_heuristic on no case",
+        lambda: module("teach.heuristic_check").check_heuristic(lambda s: 0, cases=()),
+        "a check on no position would pass anything")  # fmt: skip
+
+    def detours(state: Any) -> int:
+        return module("solve.heuristics").detours(state)
+
+    import numpy as np
+
+    halves = {
+        "Fraction": lambda s: Fraction(detours(s)) + Fraction(1, 2),
+        "float32": lambda s: np.float32(detours(s)) + np.float32(0.5),
+        "Decimal": lambda s: Decimal(detours(s)) + Decimal("0.5"),
+        "float": lambda s: detours(s) + 0.5,
+    }
+    for name, h in halves.items():
+        ok(17, f"a heuristic in halves ({name})", heuristic_judged(h, "not a whole number"))
+    ok(
+        17,
+        "a heuristic of 10**400",
+        heuristic_judged(lambda s: 10**400, "it must be 0 at the goal"),
+    )
+
+    # 18: every single-bit flip of a 3-game journal read back exactly or refused
+    for block in range(12):
+        ok(18, f"journal bit flips, block {block + 1} of 12", flips(block, 12, 2))
+
+    # 19: words from a file reach the terminal escaped and short
+    title = "\x1b]0;owned\x07"
+    game = (31, 5, 1, 1_700_000_000.0, 60.0)
+    err(19, "a player named with a terminal title",
+        lambda: module("files.pysol").read_pysol_stats(stats_file({f"Ann{title}": [game]}), "Bob"),
+        "Ann\\x1b]0;owned\\x07")  # fmt: skip
+    err(19, "a player named 200,000 characters long",
+        lambda: module("files.pysol").read_pysol_stats(stats_file({"A" * 200_000: [game]}), "Bob"),
+        "no player 'Bob'")  # fmt: skip
+    err(19, "a class name with a terminal title",
+        lambda: read_game(b"\x80\x02c" + f"os{title}\nsystem\n".encode() + b"N\x85R."),
+        "os\\x1b]0;owned\\x07.system")  # fmt: skip
+    err(
+        19,
+        "a class name of 100,000 characters",
+        lambda: read_game(b"\x80\x02c" + b"m" * 100_000 + b"\nsystem\nN\x85R."),
+        "refused to load",
+    )
+    err(19, "a file name with a newline",
+        lambda: read_game_named(b"not a pickle", "two\nlines.pso"), "two\\nlines.pso")  # fmt: skip
+
+    # 20: strength's cache, and the wheel's tables
+    for damage in ("null", "[]", "{}", "{not json", "", "\x00" * 100):
+        ok(20, f"a strength cache of {damage[:10]!r}", damaged_cache(damage), timeout=120)
+
+    def wheel_as_clone() -> object:
+        import pandas as pd
+
+        import bakers_lab as bl
+        from bakers_lab.files.datadir import ENV, shipped_table
+
+        games = pd.DataFrame({"deal": [1, 4], "variant": "bakers_dozen", "won": [True, False]})
+        kw = {"cache": tmpdir("wheel"), "n_jobs": 1, "progress": False}
+        clone = bl.strength(games, **kw)
+        os.environ[ENV] = str(shipped_table())
+        try:
+            wheel = bl.strength(games, **kw)
+        finally:
+            del os.environ[ENV]
+        return (clone.played_now == wheel.played_now == 0 and clone.rates.equals(wheel.rates)
+                and (wheel.paired["n"] == 2).all())  # fmt: skip
+
+    ok(20, "a wheel's strength reads the shipped tables as a clone's", wheel_as_clone, timeout=120)
+
+
+def read_game_named(data: bytes, name: str) -> object:
+    import bakers_lab as bl
+
+    return bl.read_pysol_game(pysol_file(data, name))
 
 
 # -- the worker and its driver -----------------------------------------------------------

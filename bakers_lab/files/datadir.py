@@ -241,7 +241,9 @@ def _read_compact(path: Path) -> pd.DataFrame:
     )
     missing = [c for c in ("deal", "variant", "player", "outcome") if c not in table.columns]
     if missing:
-        raise SurveyError(f"{path} is not a compact survey table: it has no {', '.join(missing)}")
+        raise SurveyError(
+            f"{shown(str(path), 200)} is not a compact survey table: it has no {', '.join(missing)}"
+        )
     table = upgrade(table)
     return table.assign(variant=table["variant"].astype(str), player=table["player"].astype(str))
 

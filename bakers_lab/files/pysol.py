@@ -227,9 +227,9 @@ def read_pysol_game(path: str | os.PathLike[str]) -> PysolGame:
     >>> g.game_type, g.deal.variant, g.deal.number, g.won
     ('Good Measure', 'good_measure', 6, True)
     """
-    where = os.fspath(path)
+    where = shown(os.fspath(path), 200)  # as read_user_file shows it
     try:
-        return _read_game(where)
+        return _read_game(path, where)
     except PysolFileError:
         raise
     except _DAMAGED as exc:  # a field no check foresaw: still the reader's one line
@@ -245,9 +245,10 @@ def _why(exc: BaseException) -> str:
     return shown(f"{type(exc).__name__}: {exc}", 120)
 
 
-def _read_game(where: str) -> PysolGame:
-    """:func:`read_pysol_game`'s work, on the file at ``where``."""
-    objs = load_all(where)
+def _read_game(path: str | os.PathLike[str], where: str) -> PysolGame:
+    """:func:`read_pysol_game`'s work, on the file at ``path`` (``where``: its name as
+    the messages show it)."""
+    objs = load_all(path)
     first = objs[0]
     if isinstance(first, Loaded) and first.pysol_name.endswith("Statistics"):
         raise PysolFileError(
@@ -450,18 +451,19 @@ def read_pysol_stats(path: str | os.PathLike[str], player: str | None = None) ->
     or a log with no game, is a
     one-line :class:`PysolFileError`.
     """
-    where = os.fspath(path)
+    where = shown(os.fspath(path), 200)  # as read_user_file shows it
     try:
-        return _read_stats(where, player)
+        return _read_stats(path, where, player)
     except PysolFileError:
         raise
     except _DAMAGED as exc:  # a field no check foresaw: still the reader's one line
         raise PysolFileError(f"{where}: damaged ({_why(exc)})") from None
 
 
-def _read_stats(where: str, player: str | None) -> pd.DataFrame:
-    """:func:`read_pysol_stats`'s work, on the file at ``where``."""
-    objs = load_all(where)
+def _read_stats(path: str | os.PathLike[str], where: str, player: str | None) -> pd.DataFrame:
+    """:func:`read_pysol_stats`'s work, on the file at ``path`` (``where``: its name as
+    the messages show it)."""
+    objs = load_all(path)
     st = objs[0]
     if st == "PySolFC":
         raise PysolFileError(

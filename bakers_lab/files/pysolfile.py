@@ -179,9 +179,9 @@ def load_all(path: str | os.PathLike[str]) -> list[Any]:
     reads every file a user names; it is read whole, then unpickled with
     :class:`SafeUnpickler`.
     """
-    name = os.fspath(path)
+    name = shown(os.fspath(path), 200)  # as read_user_file shows it
     try:
-        data = read_user_file(name, "PySolFC file", limit=MAX_FILE_BYTES, expected=_SMALLER)
+        data = read_user_file(path, "PySolFC file", limit=MAX_FILE_BYTES, expected=_SMALLER)
     except (OSError, ValueError) as e:
         raise PysolFileError(str(e)) from None
     return loads_all(data, name)

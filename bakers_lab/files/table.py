@@ -126,14 +126,16 @@ def read_parquet_file(path: Path, why: Callable[[Exception], str]) -> pd.DataFra
     try:
         return pd.read_parquet(path)
     except Exception as exc:
-        raise SurveyError(f"{path} is {why(exc)}") from None
+        raise SurveyError(f"{shown(str(path), 200)} is {why(exc)}") from None
 
 
 def read_chunk(path: Path) -> pd.DataFrame:
     """One chunk file as a table; a file Parquet cannot read raises :class:`SurveyError`
     naming it."""
     if not path.is_file():
-        raise SurveyError(f"{path} is not a file (a directory named like a chunk?); {_RECOMPUTE}")
+        raise SurveyError(
+            f"{shown(str(path), 200)} is not a file (a directory named like a chunk?); {_RECOMPUTE}"
+        )
     table = read_parquet_file(  # pyarrow's own words run over lines: never shown
         path, lambda exc: f"damaged: Parquet cannot read it; {_RECOMPUTE}"
     )

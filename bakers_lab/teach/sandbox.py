@@ -157,6 +157,9 @@ def _child(job: Callable[[], object], conn: Connection, megabytes: int) -> None:
     held = _address_space()
     if held:
         cap = held + megabytes * 1024 * 1024
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        if hard != resource.RLIM_INFINITY:  # under a cap already (ulimit -v): stay under it
+            cap = min(cap, hard)
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     try:
         answer: dict[str, object] = {"returned": job()}
