@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: test lint survey venv clean lab app check-data ratings outcomes wheel smoke
+.PHONY: test lint survey venv clean lab app check-data references ratings outcomes wheel smoke
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,14 @@ survey: $(STAMP)
 # replay every row of every shipped survey on the rule engine (make test replays every tenth deal)
 check-data: $(STAMP)
 	BAKERS_LAB_FULL_DATA=1 $(BIN)/python -m pytest -q tests/test_shipped_data.py
+
+# record the slow reference searches' answers anew (tests/references.py says when: a
+# change to the rule engine, the teaching search or the reference search); about 3 minutes
+REFERENCE_TESTS = tests/test_solver_agreement.py tests/test_shortest.py tests/test_relax.py \
+	tests/test_solver.py tests/test_references.py
+references: $(STAMP)
+	rm -f tests/data/references.json
+	BAKERS_LAB_RECORD_REFERENCES=1 $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile $(REFERENCE_TESTS)
 
 # the difficulty ratings that ship with the package, from the surveys in data/
 ratings: $(STAMP)

@@ -79,6 +79,13 @@ def pytest_configure(config: pytest.Config) -> None:
         print(f"compiled the searches into numba's cache in {seconds:.0f} s", file=sys.stderr)
 
 
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    # ``make references``: each test process adds the answers it computed to the record
+    references = sys.modules.get("references")
+    if references is not None:
+        references.write_recorded()
+
+
 @pytest.fixture
 def show_chart() -> Callable[..., Path]:
     """``show_chart(fig, name, dpi=100)``: the chart saved as ``CHARTS/name.png`` for a

@@ -11,11 +11,12 @@ import re
 
 import pandas as pd
 import pytest
+import references
 from test_solver_agreement import small_rules
 
 import bakers_lab as bl
 from bakers_lab.cli import main
-from bakers_lab.solve.search import CLASSROOM, breadth_first, classroom_deal
+from bakers_lab.solve.search import CLASSROOM, classroom_deal
 from bakers_lab.solve.shortest import (
     BOUNDS,
     ShortestResult,
@@ -30,15 +31,8 @@ from bakers_lab.solve.shortest import (
 CLASSROOM_SEEDS = {"micro": 120, "tiny": 120, "small": 8, "medium": 3}
 
 
-def reference(d: bl.Deal) -> int | None:
-    """The teaching breadth-first search's length, None when no win exists."""
-    r = breadth_first(d, max_nodes=3_000_000)
-    assert r.status in ("solved", "no solution"), r
-    return len(r.solution or []) if r.status == "solved" else None
-
-
 def check_against_reference(d: bl.Deal) -> tuple[int | None, list[bl.Move]]:
-    expected = reference(d)
+    expected = references.shortest_length(d)  # the teaching breadth-first search's
     r = shortest(d)
     if expected is None:
         assert r.outcome == "unsolvable" and r.moves == () and r.par is None, (d, r)
