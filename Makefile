@@ -37,7 +37,7 @@ test: $(STAMP)
 survey: $(STAMP)
 	$(BIN)/bakers-lab survey --deals 1-1000 --variant bakers_dozen --players solver --jobs -1 --out data/runs/bakers_dozen_1-1000
 
-# replay every row of every shipped survey on the rule engine (make test replays every tenth deal)
+# replay every row of every shipped survey on the rule engine (make test replays every 40th deal)
 check-data: $(STAMP)
 	BAKERS_LAB_FULL_DATA=1 $(BIN)/python -m pytest -q tests/test_shipped_data.py
 
