@@ -18,6 +18,7 @@ import pytest
 import bakers_lab as bl
 from bakers_lab.model.deals import game_number
 from bakers_lab.solve.fast import _portfolio
+from bakers_lab.study import survey as survey_module
 from bakers_lab.study.survey import SurveyError, parse_deals, sample_deals
 
 INTEGER_TYPES = [
@@ -169,6 +170,17 @@ def test_huge_budget_costs_no_memory_up_front():
 
 
 def test_huge_deal_sets_are_refused_before_expanding():
+    with pytest.raises(SurveyError, match="100000000000 deals is more than one survey takes"):
+        parse_deals("1-100000000000")
+    with pytest.raises(SurveyError, match="99999999999 deals is more than one survey takes"):
+        parse_deals(range(1, 10**11))
+    with pytest.raises(SurveyError, match="sample size must be an integer from 1 to 10000000"):
+        sample_deals(10**12)
+
+
+def test_an_iterator_of_deals_is_read_no_further_than_the_limit(monkeypatch):
+    # the limit made small: the same counting as at 10,000,000, without 10 million items
+    monkeypatch.setattr(survey_module, "MAX_DEALS", 1_000)
     read = 0
 
     def numbers():
@@ -177,15 +189,11 @@ def test_huge_deal_sets_are_refused_before_expanding():
             read += 1
             yield n
 
-    with pytest.raises(SurveyError, match="100000000000 deals is more than one survey takes"):
-        parse_deals("1-100000000000")
-    with pytest.raises(SurveyError, match="99999999999 deals is more than one survey takes"):
-        parse_deals(range(1, 10**11))
-    with pytest.raises(SurveyError, match="sample size must be an integer from 1 to 10000000"):
-        sample_deals(10**12)
-    with pytest.raises(SurveyError, match="10000001 deals is more than one survey takes"):
+    with pytest.raises(
+        SurveyError, match=r"1001 deals is more than one survey takes \(at most 1000\)"
+    ):
         parse_deals(numbers())  # an iterator is counted as it is read
-    assert read == 10_000_001  # and read no further than the limit
+    assert read == 1_001  # and read no further than the limit
 
 
 @pytest.mark.parametrize(

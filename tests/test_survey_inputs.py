@@ -207,8 +207,11 @@ def test_empty_or_missing_survey_directory(tmp_path):
         bl.read_survey(tmp_path)
 
 
-def test_unreachable_dask_scheduler_is_refused_in_one_line(tmp_path):
+def test_unreachable_dask_scheduler_is_refused_in_one_line(tmp_path, monkeypatch):
     pytest.importorskip("distributed")
+    from bakers_lab.study import survey as survey_module
+
+    monkeypatch.setattr(survey_module, "DASK_TIMEOUT", 1)  # the same refusal, 10 s sooner
     with pytest.raises(SurveyError, match=r"cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
         bl.survey(
             "1-2",
