@@ -1438,56 +1438,15 @@ def save_with(struct: str, field: str, value: object) -> bytes:
     return _dump(objs)
 
 
-_MARK = _TMP / "unpickled"
+def _grader_submissions() -> Any:
+    """The hostile submissions of tests/test_grader_hostile.py (and its mark file)."""
+    import test_grader_hostile
 
-
-def _ran_here(*_: object) -> None:
-    _MARK.write_text(str(os.getpid()))
-    time.sleep(25)
-
-
-class _RunsCode(str):
-    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-        return (_ran_here, (str(self),))
-
-
-def sub_returns_code(problem: Any) -> list[str]:
-    return [_RunsCode("KS>F")]
-
-
-def _answer_pipe() -> Any:
-    import gc
-    from multiprocessing.connection import Connection
-
-    return next(o for o in gc.get_objects() if isinstance(o, Connection) and o.writable)
-
-
-def sub_half_message(problem: Any) -> None:
-    import struct
-
-    os.write(_answer_pipe().fileno(), struct.pack("!i", 100) + b"x" * 10)
-    time.sleep(30)
-
-
-def sub_not_an_answer(problem: Any) -> None:
-    import struct
-
-    body = b'{"returned": {"kind": "line", "line": ["AH>F"], "stats": [0, 0, 0, null, 0, 0], "what": ""}}'
-    os.write(_answer_pipe().fileno(), struct.pack("!i", len(body)) + body)
-    os._exit(0)
+    return test_grader_hostile
 
 
 def sub_sleeps(problem: Any) -> None:
     time.sleep(60)
-
-
-def sub_forks(problem: Any) -> None:
-    pid = os.fork()
-    if pid == 0:
-        time.sleep(60)
-        os._exit(0)
-    (_TMP / "forked").write_text(str(pid))
-    os._exit(0)
 
 
 def judged(fn: Any, check: str, words: str, seconds: float = 10, **kw: Any) -> Callable[[], object]:
@@ -1501,7 +1460,9 @@ def judged(fn: Any, check: str, words: str, seconds: float = 10, **kw: Any) -> C
         before = set(descendants(os.getpid()))
         r = check_search(fn, cases=kw.pop("cases", SEARCH_CASES[:3]), seconds=seconds,
                          quiet=True, **kw)  # fmt: skip
-        if _MARK.exists():
+        mark = _grader_submissions().MARK
+        mark.with_suffix(".forked").unlink(missing_ok=True)
+        if mark.exists():
             return "an answer was unpickled"
         for _ in range(50):
             left = [q for q in descendants(os.getpid()) if q not in before and alive(q)]
@@ -1532,45 +1493,25 @@ def heuristic_judged(h: Any, words: str) -> Callable[[], object]:
     return run
 
 
-def three_game_journal() -> tuple[bytes, Any]:
-    import pandas as pd
-
-    from bakers_lab.files.journal import Entry, Journal
-
-    path = tmpdir("journal") / "j.parquet"
-    j = Journal(path)
-    start = pd.Timestamp("2026-12-01 10:00", tz="UTC")
-    games = [(1, "lost", "AD>F KC>F"), (4, "won", "AH>F AC>F 2C>F"),
-             (123456789012345, "given_up", "AS>F")]  # fmt: skip
-    for k, (deal_number, result, moves) in enumerate(games):
-        j.add(Entry(id=f"g{k}", deal=deal_number, variant="bakers_dozen", started=start,
-                    ended=start + pd.Timedelta(minutes=k + 1), result=result, moves=moves))  # fmt: skip
-    return path.read_bytes(), j.read()
-
-
 def flips(block: int, blocks: int, stride: int) -> Callable[[], object]:
-    """The single-bit flips ``block`` of ``blocks`` (every ``stride``-th bit): each read
-    back exactly or refused in one line naming the file."""
+    """The single-bit flips ``block`` of ``blocks`` (every ``stride``-th bit) of
+    tests/test_journal.py's 3-game journal: each read back exactly or refused in one
+    line naming the file."""
 
     def run() -> object:
-        from bakers_lab.files.journal import Journal, JournalError
+        from test_journal import read_flipped, three_games
 
-        data, good = three_game_journal()
-        flipped = Journal(tmpdir("flipped") / "j.parquet")
-        bits = range(block * stride, 8 * len(data), blocks * stride)
-        for bit in bits:
-            changed = bytearray(data)
-            changed[bit // 8] ^= 1 << (bit % 8)
-            flipped.path.write_bytes(bytes(changed))
+        from bakers_lab.files.journal import Journal
+
+        folder = tmpdir("journal")
+        j = three_games(folder / "j.parquet")
+        data, good = j.path.read_bytes(), j.read()
+        flipped = Journal(folder / "flipped.parquet")
+        for bit in range(block * stride, 8 * len(data), blocks * stride):
             try:
-                got = flipped.read()
-            except JournalError as exc:
-                text = str(exc)
-                if not text.startswith(f"the journal {flipped.path} is damaged (") or "\n" in text:
-                    return f"bit {bit}: {text[:160]!r}"
-                continue
-            if not got.equals(good):
-                return f"bit {bit} read as a changed game"
+                read_flipped(data, good, flipped, bit)
+            except AssertionError:
+                return f"bit {bit}: read as a changed game, or refused in other words"
         return True
 
     return run
@@ -1630,15 +1571,20 @@ def build_fourth_audit_cases() -> None:
     # 17: the exercise checks
     from submissions import bfs_goal_late_own_moves
 
+    g = _grader_submissions()
     ok(17, "an answer that would run code when unpickled",
-       judged(sub_returns_code, "legal", "move 1 of your line, KS>F, is not allowed"))  # fmt: skip
+       judged(g.returns_code, "legal", "move 1 of your line, KS>F, is not allowed"))  # fmt: skip
     ok(17, "half a message on the answer pipe",
-       judged(sub_half_message, "returns", "did not return within 2 s", seconds=2))  # fmt: skip
+       judged(g.writes_half_a_message, "returns", "did not return within 2 s", seconds=2))  # fmt: skip
     ok(17, "an answer the check did not write",
-       judged(sub_not_an_answer, "returns", "not an answer"))  # fmt: skip
+       judged(g.writes_no_answer, "returns", "not an answer"))  # fmt: skip
     ok(17, "a search that sleeps past its time",
        judged(sub_sleeps, "returns", "did not return within 2 s", seconds=2))  # fmt: skip
-    ok(17, "a search that forks and exits", judged(sub_forks, "returns", "ended its process"))
+    ok(
+        17,
+        "a search that forks and exits",
+        judged(g.forks_and_exits, "returns", "ended its process"),
+    )
     ok(17, "goal-late BFS over state.legal_moves()",
        judged(bfs_goal_late_own_moves, "goal", "tests the goal too late",
               cases=module("teach.cases").SEARCH_CASES[:8]))  # fmt: skip

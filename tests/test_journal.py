@@ -4,6 +4,7 @@ with an allow-list, and nothing written when it is switched off."""
 from __future__ import annotations
 
 import os
+from collections import Counter
 from pathlib import Path
 
 import pandas as pd
@@ -211,14 +212,9 @@ def _write_games(path: str, k: int) -> None:
         j.add(Entry.finished(100 * (k + 1) + d, "bakers_dozen", "AD>F", "lost"))
 
 
-def test_a_changed_bit_is_read_back_exactly_or_refused_never_a_changed_game(
-    tmp_path: Path,
-) -> None:
-    """Of 19,856 single-bit flips of a 3-game journal, 899 were read as changed games with
-    no word and 173 raised UnicodeDecodeError (issue 51).  Each game now has a checksum in
-    the file: every 19th bit here (every bit with BAKERS_LAB_FULL_FLIPS=1: 20,880 of
-    them, all read back or refused, in about three minutes)."""
-    path = tmp_path / "j.parquet"
+def three_games(path: Path) -> Journal:
+    """A journal of three games at ``path``: lost, won and given up (one with a
+    15-digit game number)."""
     j = Journal(path)
     start = pd.Timestamp("2026-12-01 10:00", tz="UTC")
     for k, (deal, result, moves) in enumerate(
@@ -231,23 +227,42 @@ def test_a_changed_bit_is_read_back_exactly_or_refused_never_a_changed_game(
         ended = start + pd.Timedelta(minutes=k + 1)
         j.add(Entry(id=f"g{k}", deal=deal, variant="bakers_dozen", started=start, ended=ended,
                     result=result, moves=moves))  # fmt: skip
+    return j
+
+
+def read_flipped(data: bytes, good: pd.DataFrame, flipped: Journal, bit: int) -> str:
+    """``data`` with ``bit`` flipped, written to ``flipped`` and read back: ``"same"``
+    (read back exactly) or ``"refused"`` (in one line naming the file); an
+    AssertionError for anything else.  Shared with tests/hostile_audit.py."""
+    changed = bytearray(data)
+    changed[bit // 8] ^= 1 << (bit % 8)
+    flipped.path.write_bytes(bytes(changed))
+    try:
+        got = flipped.read()
+    except JournalError as exc:
+        text = str(exc)
+        assert text.startswith(f"the journal {flipped.path} is damaged (") and "\n" not in text
+        return "refused"
+    assert got.equals(good), bit  # never a changed game
+    return "same"
+
+
+def test_a_changed_bit_is_read_back_exactly_or_refused_never_a_changed_game(
+    tmp_path: Path,
+) -> None:
+    """Of 19,856 single-bit flips of a 3-game journal, 899 were read as changed games with
+    no word and 173 raised UnicodeDecodeError (issue 51).  Each game now has a checksum in
+    the file: every 19th bit here (every bit with BAKERS_LAB_FULL_FLIPS=1: 20,880 of
+    them, all read back or refused, in about three minutes)."""
+    path = tmp_path / "j.parquet"
+    j = three_games(path)
     data, good = path.read_bytes(), j.read()
     flipped = Journal(tmp_path / "flipped.parquet")
     stride = 1 if os.environ.get("BAKERS_LAB_FULL_FLIPS") == "1" else 19
-    same = refused = 0
-    for bit in range(0, 8 * len(data), stride):
-        changed = bytearray(data)
-        changed[bit // 8] ^= 1 << (bit % 8)
-        flipped.path.write_bytes(bytes(changed))
-        try:
-            got = flipped.read()
-        except JournalError as exc:
-            text = str(exc)
-            assert text.startswith(f"the journal {flipped.path} is damaged (") and "\n" not in text
-            refused += 1
-            continue
-        assert got.equals(good), bit  # never a changed game
-        same += 1
+    read = Counter(
+        read_flipped(data, good, flipped, bit) for bit in range(0, 8 * len(data), stride)
+    )
+    same, refused = read["same"], read["refused"]
     assert same > 0 and refused > 0
     # a game changed by hand (deal 1 made 3, as a flipped bit of its digit does) is named
     table = pq.read_table(path)

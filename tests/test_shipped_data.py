@@ -29,6 +29,7 @@ def _forget_the_surveys():
     yield
     survey.cache_clear()  # the worker goes on to other files without them
 
+
 # data/README.md: Baker's Dozen games 1-32,000 the solver proved unsolvable (64 and 477 are
 # also the two Freecell Solver's authors published for games 1-1000), and those it left open.
 UNSOLVABLE = [
