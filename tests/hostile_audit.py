@@ -1433,7 +1433,7 @@ def stats_file(prev_games: dict[object, list[tuple[object, ...]]]) -> Path:
 def save_with(struct: str, field: str, value: object) -> bytes:
     from test_pysol import DATA, _dump, _save_objects, _struct
 
-    objs = _save_objects(DATA / "bakers_dozen_5_given_up.pysol")
+    objs = _save_objects(DATA / "bakers_dozen_5_given_up.pso")
     _struct(objs, struct).fields[field] = value
     return _dump(objs)
 
@@ -1564,7 +1564,7 @@ def build_fourth_audit_cases() -> None:
                     stats_file({"Ann": [e]})), "not a time")  # fmt: skip
     from test_pysol import DATA
 
-    real = (DATA / "bakers_dozen_4_lost.pysol").read_bytes()
+    real = (DATA / "bakers_dozen_4_lost.pso").read_bytes()
     for cut in range(7, len(real), max(1, len(real) // 12)):
         err(16, f"a real save cut at byte {cut}", lambda c=cut: read_game(real[:c]), "")
 

@@ -52,10 +52,10 @@ def test_a_pysolfc_save_opens_on_the_board_and_three_games_fill_my_games(page, j
     t0 = time.monotonic()
     explorer = open_app(page, base)
     # a game saved in PySolFC: 4 moves of Baker's Dozen game 5, then "Save"
-    open_file(page, explorer.locator(".bl-explorer-open"), "bakers_dozen_5_given_up.pysol")
+    open_file(page, explorer.locator(".bl-explorer-open"), "bakers_dozen_5_given_up.pso")
     said = explorer.locator(".bl-explorer-pysol")
     expect(said).to_have_text(
-        "Opened bakers_dozen_5_given_up.pysol: PySolFC's Baker's Dozen game 5, saved after 4 moves."
+        "Opened bakers_dozen_5_given_up.pso: PySolFC's Baker's Dozen game 5, saved after 4 moves."
     )
     page.evaluate("window.scrollTo(0, 0)")
     shoot(page, "journal_pysol_save_top")
@@ -79,10 +79,9 @@ def test_a_pysolfc_save_opens_on_the_board_and_three_games_fill_my_games(page, j
     print(f"the save: {time.monotonic() - t0:.1f} s")
 
     # three games played in the app, each given up after a move or two
-    open_file(page, explorer.locator(".bl-explorer-open"), "klondike_10_given_up.pysol")
+    open_file(page, explorer.locator(".bl-explorer-open"), "klondike_10_given_up.pso")
     expect(said).to_contain_text(
-        "klondike_10_given_up.pysol: the save is a Klondike game, not one of the Baker's Dozen "
-        "family"
+        "klondike_10_given_up.pso: the save is a Klondike game, not one of the Baker's Dozen family"
     )
     for number, moves in (("1", 1), ("2", 1), ("3", 1), ("4", 0)):
         show_game(page, explorer, number)

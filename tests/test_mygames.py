@@ -4,6 +4,7 @@ line, the switch that keeps nothing, and the strength's progress while the bots 
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -54,6 +55,20 @@ def test_a_game_left_without_a_move_is_not_kept(tmp_path: Path) -> None:
     assert not (tmp_path / "j.parquet").exists()
 
 
+@pytest.mark.parametrize("name", ["game.pso", "my game", "game 4.PSO"])
+def test_the_open_button_takes_a_save_by_any_name(tmp_path: Path, name: str) -> None:
+    # the picker offered only .pysol files, where PySolFC's Save as writes .pso (issue 52)
+    w = GameExplorer(journal=Journal(tmp_path / "j.parquet"))
+    assert w.pysol.accept == ""  # the browser's file chooser shows every file
+    data = (SAVES / "bakers_dozen_5_given_up.pso").read_bytes()
+    w.pysol.value = ({"name": name, "type": "", "size": len(data), "content": memoryview(data),
+                      "last_modified": datetime.now(timezone.utc)},)  # fmt: skip
+    assert w.game.value == "5" and w.pysol.value == ()
+    assert f"Opened {name}: PySolFC's Baker's Dozen game 5, saved after 4 moves." in (
+        w.pysol_message.value.replace("&#x27;", "'")
+    )
+
+
 def test_the_explorer_keeps_games_given_up_and_opens_a_save_where_it_was_left(
     tmp_path: Path,
 ) -> None:
@@ -62,14 +77,14 @@ def test_the_explorer_keeps_games_given_up_and_opens_a_save_where_it_was_left(
     assert w.board is not None
     w.board.legal.children[0].click()
     first = str(w.board.model.game.history[0])
-    data = (SAVES / "bakers_dozen_11_in_progress.pysol").read_bytes()
-    w.open_pysol(data, "bakers_dozen_11_in_progress.pysol")
-    saved = bl.read_pysol_game(SAVES / "bakers_dozen_11_in_progress.pysol")
+    data = (SAVES / "bakers_dozen_11_in_progress.pso").read_bytes()
+    w.open_pysol(data, "bakers_dozen_11_in_progress.pso")
+    saved = bl.read_pysol_game(SAVES / "bakers_dozen_11_in_progress.pso")
     assert w.board is not None and w.your_game is not None
     assert w.board.model.game.key() == saved.state.key()
     assert [str(m) for m in w.board.model.game.history] == [str(m) for m in saved.moves]
     assert w.tabs.selected_index == 2 and w.game.value == "11"
-    assert "Opened bakers_dozen_11_in_progress.pysol: PySolFC's Baker's Dozen game 11, saved " \
+    assert "Opened bakers_dozen_11_in_progress.pso: PySolFC's Baker's Dozen game 11, saved " \
         "after 12 moves." in w.pysol_message.value.replace("&#x27;", "'")  # fmt: skip
     t = w.journal.read()
     assert t[["deal", "result", "moves", "source"]].to_dict("records") == [
@@ -87,15 +102,15 @@ def test_the_explorer_keeps_games_given_up_and_opens_a_save_where_it_was_left(
 
 #: Bad files, and the line each gets.
 BAD = [
-    ("x.pysol", b"plain text", "x.pysol: not a PySolFC file (it is not a Python pickle)"),
-    ("cut.pysol", (SAVES / "bakers_dozen_1_won.pysol").read_bytes()[:300],
-     "cut.pysol: the save is cut short (no card's face)"),
-    ("k.pysol", (SAVES / "klondike_10_given_up.pysol").read_bytes(),
-     "k.pysol: the save is a Klondike game, not one of the Baker's Dozen family"),
-    ("../../etc/evil.pysol", b"cos\nsystem\n(S'touch /tmp/bl-evil'\ntR.",
-     "evil.pysol: refused to load os.system: "),
-    ("big.pysol", b"\x80" * (64 * 2**20 + 1),
-     "big.pysol: 67,108,865 bytes, more than the 64 MiB read: a PySolFC save or statistics file "
+    ("x.pso", b"plain text", "x.pso: not a PySolFC file (it is not a Python pickle)"),
+    ("cut.pso", (SAVES / "bakers_dozen_1_won.pso").read_bytes()[:300],
+     "cut.pso: the save is cut short (no card's face)"),
+    ("k.pso", (SAVES / "klondike_10_given_up.pso").read_bytes(),
+     "k.pso: the save is a Klondike game, not one of the Baker's Dozen family"),
+    ("../../etc/evil.pso", b"cos\nsystem\n(S'touch /tmp/bl-evil'\ntR.",
+     "evil.pso: refused to load os.system: "),
+    ("big.pso", b"\x80" * (64 * 2**20 + 1),
+     "big.pso: 67,108,865 bytes, more than the 64 MiB read: a PySolFC save or statistics file "
      "is far smaller"),
 ]  # fmt: skip
 

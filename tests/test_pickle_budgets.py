@@ -136,7 +136,7 @@ def test_walked_items_at_the_budget_and_one_past_it():
 
 
 def test_every_shipped_save_is_well_inside_the_budget():
-    for path in sorted(Path(__file__).parent.glob("data/pysolfc/*.pysol")):
+    for path in sorted(Path(__file__).parent.glob("data/pysolfc/*.pso")):
         data = path.read_bytes()
         shape = scan(data, path.name)
         assert shape.depth <= 12 and shape.walked <= len(data), (path.name, shape)

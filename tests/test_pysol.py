@@ -16,33 +16,33 @@ import bakers_lab as bl
 from bakers_lab.files.pysolfile import MAX_FILE_BYTES, PysolFileError
 
 DATA = Path(__file__).parent / "data" / "pysolfc"
-SAVES = sorted(p for p in DATA.glob("*.pysol") if not p.name.startswith("klondike"))
+SAVES = sorted(p for p in DATA.glob("*.pso") if not p.name.startswith("klondike"))
 
-#: What make_files.py played, one save a game: VARIANT_NUMBER_HOW.pysol, where HOW
+#: What make_files.py played, one save a game: VARIANT_NUMBER_HOW.pso, where HOW
 #: says how the game stood when saved (won, lost, given up, in progress)
 PLAYED = (
-    "bakers_dozen_1_won.pysol",
-    "bakers_dozen_2_autodrop_in_progress.pysol",
-    "bakers_dozen_2_autodrop_won.pysol",
-    "bakers_dozen_3_won_with_undo.pysol",
-    "bakers_dozen_4_lost.pysol",
-    "bakers_dozen_5_given_up.pysol",
-    "good_measure_6_won.pysol",
-    "spanish_patience_7_given_up.pysol",
-    "portuguese_solitaire_8_given_up.pysol",
-    "spanish_patience_ii_9_given_up.pysol",
-    "bakers_dozen_123456789012345_won.pysol",
-    "bakers_dozen_11_in_progress.pysol",
+    "bakers_dozen_1_won.pso",
+    "bakers_dozen_2_autodrop_in_progress.pso",
+    "bakers_dozen_2_autodrop_won.pso",
+    "bakers_dozen_3_won_with_undo.pso",
+    "bakers_dozen_4_lost.pso",
+    "bakers_dozen_5_given_up.pso",
+    "good_measure_6_won.pso",
+    "spanish_patience_7_given_up.pso",
+    "portuguese_solitaire_8_given_up.pso",
+    "spanish_patience_ii_9_given_up.pso",
+    "bakers_dozen_123456789012345_won.pso",
+    "bakers_dozen_11_in_progress.pso",
 )
 
 
 def _played(name: str) -> tuple[str, int, bool]:
     """The variant, game number and win that a save's name states.
 
-    >>> _played("bakers_dozen_2_autodrop_won.pysol")
+    >>> _played("bakers_dozen_2_autodrop_won.pso")
     ('bakers_dozen', 2, True)
     """
-    found = re.fullmatch(r"([a-z_]+?)_([0-9]+)_([a-z_]+)\.pysol", name)
+    found = re.fullmatch(r"([a-z_]+?)_([0-9]+)_([a-z_]+)\.pso", name)
     assert found, name
     variant, number, how = found.groups()
     return variant, int(number), "won" in how.split("_")
@@ -73,7 +73,7 @@ def test_every_save_replays_to_the_position_it_holds(path: Path) -> None:
 
 
 def test_a_won_save_moves_every_card_home_and_the_15_digit_number_is_the_mersenne_path() -> None:
-    g = bl.read_pysol_game(DATA / "bakers_dozen_123456789012345_won.pysol")
+    g = bl.read_pysol_game(DATA / "bakers_dozen_123456789012345_won.pso")
     assert g.deal == bl.deal(123456789012345)
     assert g.state.cards_home == 52 and g.finished
     assert sum(m.to is bl.Dest.FOUNDATION for m in g.moves) == 52
@@ -81,19 +81,19 @@ def test_a_won_save_moves_every_card_home_and_the_15_digit_number_is_the_mersenn
 
 def test_automatic_moves_to_the_foundations_are_moves() -> None:
     """With PySolFC's autodrop on, its own moves to the foundations are in the save."""
-    g = bl.read_pysol_game(DATA / "bakers_dozen_2_autodrop_won.pysol")
+    g = bl.read_pysol_game(DATA / "bakers_dozen_2_autodrop_won.pso")
     assert g.won and g.state.cards_home == 52
 
 
 def test_good_measure_starts_with_its_two_aces_home() -> None:
-    g = bl.read_pysol_game(DATA / "good_measure_6_won.pysol")
+    g = bl.read_pysol_game(DATA / "good_measure_6_won.pso")
     start = bl.GameState.from_deal(g.deal)
     assert start.cards_home == 2 and g.game_type == "Good Measure"
 
 
 def test_a_klondike_save_is_named() -> None:
     with pytest.raises(PysolFileError, match=r"is a Klondike game, not one of the Baker's Dozen"):
-        bl.read_pysol_game(DATA / "klondike_10_given_up.pysol")
+        bl.read_pysol_game(DATA / "klondike_10_given_up.pso")
 
 
 def test_the_stats_table_equals_the_games_played() -> None:
@@ -121,7 +121,7 @@ def test_the_stats_table_equals_the_games_played() -> None:
     assert list(t["won"]) == [r[4] != "lost" for r in rows]
     assert t["started"].is_monotonic_increasing and str(t["started"].dt.tz) == "UTC"
     # a save's start time is the log's
-    g = bl.read_pysol_game(DATA / "bakers_dozen_4_lost.pysol")
+    g = bl.read_pysol_game(DATA / "bakers_dozen_4_lost.pso")
     assert t["started"][3] == g.started
 
 
@@ -221,7 +221,7 @@ def test_a_pickle_that_would_run_code_is_refused_and_nothing_runs(
                 return (subprocess.Popen, (["touch", str(flag)],))
             return (pd.DataFrame, ())
 
-    p = tmp_path / "evil.pysol"
+    p = tmp_path / "evil.pso"
     # a real save's header first, then the payload where the random state goes
     p.write_bytes(
         b"".join(pickle.dumps(x) for x in ("PySolFC", "3.6.1", (3, 6, 1), 0, 2, 31, 1))
@@ -245,7 +245,7 @@ def test_getattr_is_allowed_only_for_the_mersenne_seed(tmp_path: Path) -> None:
         def __reduce__(self) -> tuple[object, ...]:
             return (getattr, ("a text", "upper"))
 
-    p = tmp_path / "evil.pysol"
+    p = tmp_path / "evil.pso"
     p.write_bytes(pickle.dumps(Evil()))
     with pytest.raises(PysolFileError, match=r"refused builtins.getattr on str, 'upper'$"):
         bl.read_pysol_game(p)
@@ -253,22 +253,20 @@ def test_getattr_is_allowed_only_for_the_mersenne_seed(tmp_path: Path) -> None:
 
 
 def test_truncated_and_not_a_pickle(tmp_path: Path) -> None:
-    data = (DATA / "bakers_dozen_5_given_up.pysol").read_bytes()
-    cut = tmp_path / "cut.pysol"
+    data = (DATA / "bakers_dozen_5_given_up.pso").read_bytes()
+    cut = tmp_path / "cut.pso"
     cut.write_bytes(data[: len(data) // 2])
     for size in (len(data) // 2, len(data) - 1, 40):
         cut.write_bytes(data[:size])
-        with pytest.raises(
-            PysolFileError, match=r"cut\.pysol: the file is cut short \(truncated\)$"
-        ):
+        with pytest.raises(PysolFileError, match=r"cut\.pso: the file is cut short \(truncated\)$"):
             bl.read_pysol_game(cut)
-    text = tmp_path / "notes.pysol"
+    text = tmp_path / "notes.pso"
     text.write_text("my best game ever\n")
     with pytest.raises(
-        PysolFileError, match=r"notes.pysol: not a PySolFC file \(it is not a Python pickle\)$"
+        PysolFileError, match=r"notes.pso: not a PySolFC file \(it is not a Python pickle\)$"
     ):
         bl.read_pysol_game(text)
-    empty = tmp_path / "empty.pysol"
+    empty = tmp_path / "empty.pso"
     empty.write_bytes(b"")
     with pytest.raises(PysolFileError, match=r"the file is empty$"):
         bl.read_pysol_game(empty)
@@ -278,7 +276,7 @@ def test_a_stats_file_is_not_a_save_and_back() -> None:
     with pytest.raises(PysolFileError, match=r"a PySolFC statistics file, not a saved game"):
         bl.read_pysol_game(DATA / "statistics.dat")
     with pytest.raises(PysolFileError, match=r"a PySolFC saved game, not a statistics file"):
-        bl.read_pysol_stats(DATA / "bakers_dozen_1_won.pysol")
+        bl.read_pysol_stats(DATA / "bakers_dozen_1_won.pso")
 
 
 def _moves_of(objs: list[object]) -> object:
@@ -287,18 +285,18 @@ def _moves_of(objs: list[object]) -> object:
 
 def test_a_resaved_real_save_still_reads(tmp_path: Path) -> None:
     """The test's own re-pickling of a real save (used below) keeps it readable."""
-    src = DATA / "bakers_dozen_5_given_up.pysol"
-    p = tmp_path / "same.pysol"
+    src = DATA / "bakers_dozen_5_given_up.pso"
+    p = tmp_path / "same.pso"
     p.write_bytes(_dump(_save_objects(src)))
     assert bl.read_pysol_game(p).moves == bl.read_pysol_game(src).moves
 
 
 def test_an_unknown_atomic_move_is_named(tmp_path: Path) -> None:
-    objs = _save_objects(DATA / "bakers_dozen_5_given_up.pysol")
+    objs = _save_objects(DATA / "bakers_dozen_5_given_up.pso")
     history = _moves_of(objs).fields["history"]  # type: ignore[attr-defined]
     # PySolFC's own move of another kind of game: a shuffle (Mahjongg's)
     history[1] = [_Fake("pysollib.move.AShuffleStackMove", stack_id=5, card_ids=(), state=1)]
-    p = tmp_path / "shuffle.pysol"
+    p = tmp_path / "shuffle.pso"
     p.write_bytes(_dump(objs))
     with pytest.raises(
         PysolFileError,
@@ -314,11 +312,11 @@ def test_an_unknown_atomic_move_is_named(tmp_path: Path) -> None:
 
 def test_stacks_that_disagree_with_the_moves(tmp_path: Path) -> None:
     """A save whose last move was dropped: its stacks hold a position its moves do not reach."""
-    objs = _save_objects(DATA / "bakers_dozen_5_given_up.pysol")
+    objs = _save_objects(DATA / "bakers_dozen_5_given_up.pso")
     moves = _moves_of(objs)
     assert moves.fields["index"] == 4  # type: ignore[attr-defined]
     moves.fields["index"] = 3  # type: ignore[attr-defined]
-    p = tmp_path / "cut_moves.pysol"
+    p = tmp_path / "cut_moves.pso"
     p.write_bytes(_dump(objs))
     with pytest.raises(
         PysolFileError,
@@ -329,19 +327,19 @@ def test_stacks_that_disagree_with_the_moves(tmp_path: Path) -> None:
 
 
 def test_a_move_the_rules_do_not_allow(tmp_path: Path) -> None:
-    objs = _save_objects(DATA / "bakers_dozen_5_given_up.pysol")
+    objs = _save_objects(DATA / "bakers_dozen_5_given_up.pso")
     history = _moves_of(objs).fields["history"]  # type: ignore[attr-defined]
     # column 1 onto column 2, whatever the cards: not a legal Baker's Dozen move here
     history[0] = [_Fake("pysollib.move.AMoveMove", ncards=1, from_stack_id=5, to_stack_id=6,
                         frames=-1, shadow=-1)]  # fmt: skip
-    p = tmp_path / "illegal.pysol"
+    p = tmp_path / "illegal.pso"
     p.write_bytes(_dump(objs))
     with pytest.raises(PysolFileError, match=r"PySolFC move 1 is not allowed by our rules"):
         bl.read_pysol_game(p)
 
 
 def test_a_1_gb_file_is_refused_by_its_size(tmp_path: Path) -> None:
-    p = tmp_path / "huge.pysol"
+    p = tmp_path / "huge.pso"
     with open(p, "wb") as f:
         f.truncate(2**30)  # sparse: no disk used
     with pytest.raises(PysolFileError) as e:
@@ -353,7 +351,7 @@ def test_a_1_gb_file_is_refused_by_its_size(tmp_path: Path) -> None:
 
 
 def test_a_fifo_is_not_read(tmp_path: Path) -> None:
-    p = tmp_path / "pipe.pysol"
+    p = tmp_path / "pipe.pso"
     os.mkfifo(p)
     with pytest.raises(PysolFileError) as e:
         bl.read_pysol_game(p)
@@ -365,10 +363,10 @@ def test_a_fifo_is_not_read(tmp_path: Path) -> None:
 
 def test_a_microsoft_numbered_deal_above_31999_is_named(tmp_path: Path) -> None:
     """PySolFC's "ms40000" is not its game 40000 (a Mersenne Twister deal): refused, named."""
-    objs = _save_objects(DATA / "bakers_dozen_5_given_up.pysol")
+    objs = _save_objects(DATA / "bakers_dozen_5_given_up.pso")
     assert objs[6] == 5 | (1 << 1000)  # PySolFC's mark on its msN deals
     objs[6] = 40000 | (1 << 1000)
-    p = tmp_path / "ms.pysol"
+    p = tmp_path / "ms.pso"
     p.write_bytes(_dump(objs))
     with pytest.raises(
         PysolFileError, match=r"PySolFC deal ms40000 is a Microsoft-numbered deal above 31,999"
@@ -377,7 +375,7 @@ def test_a_microsoft_numbered_deal_above_31999_is_named(tmp_path: Path) -> None:
     # the same save claiming another game number: its moves do not fit that deal
     objs[6] = 6 | (1 << 1000)
     p.write_bytes(_dump(objs))
-    with pytest.raises(PysolFileError, match=r"ms\.pysol: PySolFC move 1 is not allowed|disagree"):
+    with pytest.raises(PysolFileError, match=r"ms\.pso: PySolFC move 1 is not allowed|disagree"):
         bl.read_pysol_game(p)
 
 
@@ -399,7 +397,7 @@ def test_a_card_taken_back_from_a_foundation_is_bakers_dozen_as_pysolfc_plays_it
     tmp_path: Path,
 ) -> None:
     """PySolFC lets a foundation's top card come back: such a save is bakers_dozen_return."""
-    src = DATA / "bakers_dozen_11_in_progress.pysol"
+    src = DATA / "bakers_dozen_11_in_progress.pso"
     g = bl.read_pysol_game(src)
     ret = bl.GameState(bl.rules("bakers_dozen_return"), [list(c) for c in g.state.columns],
                        [list(f) for f in g.state.foundations])  # fmt: skip
@@ -420,7 +418,7 @@ def test_a_card_taken_back_from_a_foundation_is_bakers_dozen_as_pysolfc_plays_it
     def take_back(stacks: list[list[int]]) -> None:
         stacks[5 + col].append(stacks[1 + pile].pop())
 
-    p = tmp_path / "back.pysol"
+    p = tmp_path / "back.pso"
     p.write_bytes(_dump(_with_stacks(objs, take_back)))
     back_game = bl.read_pysol_game(p)
     assert back_game.deal.variant == "bakers_dozen_return"
@@ -431,7 +429,7 @@ def test_explain_and_hint_read_a_pysolfc_save_as_the_moves_it_holds(tmp_path: Pa
     """explain --pysol names what explain N --moves names on the same moves."""
     from inprocess import run_cli as cli
 
-    save = DATA / "bakers_dozen_4_lost.pysol"
+    save = DATA / "bakers_dozen_4_lost.pso"
     moves = tmp_path / "moves.txt"
     moves.write_text(" ".join(str(m) for m in bl.read_pysol_game(save).moves))
     budget = ("--max-nodes", "100000")  # the same answer either way; 5,000,000 took 30 s each
@@ -442,12 +440,12 @@ def test_explain_and_hint_read_a_pysolfc_save_as_the_moves_it_holds(tmp_path: Pa
     assert by_save.returncode == by_moves.returncode == 0, by_save.stderr
     assert by_save.stdout == by_moves.stdout
     assert by_save.stdout.startswith("bakers_dozen game 4: ")
-    hint = cli("hint", "--pysol", str(DATA / "bakers_dozen_11_in_progress.pysol"))
+    hint = cli("hint", "--pysol", str(DATA / "bakers_dozen_11_in_progress.pso"))
     assert hint.returncode == 0 and hint.stdout.startswith("play "), hint.stderr
     for args, message in (
         (("explain", "4", "--pysol", str(save)), "give it without N"),
         (("hint", "--pysol", str(save), "--variant", "good_measure"), "give it without --variant"),
-        (("explain", "--pysol", str(DATA / "klondike_10_given_up.pysol")),
+        (("explain", "--pysol", str(DATA / "klondike_10_given_up.pso")),
          "is a Klondike game, not one of the Baker's Dozen family"),
         (("explain",), "give a game number N (with --moves FILE), or --pysol FILE"),
     ):  # fmt: skip
@@ -470,9 +468,9 @@ def test_a_time_that_is_no_time_is_named_in_one_line(tmp_path: Path, bad: object
         ("GameGlobalStatsStruct", "start_time", "start time"),
         ("GameStatsStruct", "elapsed_time", "playing time"),
     ):
-        objs = _save_objects(DATA / "bakers_dozen_5_given_up.pysol")
+        objs = _save_objects(DATA / "bakers_dozen_5_given_up.pso")
         _struct(objs, struct).fields[field] = bad
-        p = tmp_path / "time.pysol"
+        p = tmp_path / "time.pso"
         p.write_bytes(_dump(objs))
         with pytest.raises(PysolFileError) as info:
             bl.read_pysol_game(p)
@@ -490,9 +488,9 @@ def test_a_time_that_is_no_time_is_named_in_one_line(tmp_path: Path, bad: object
             f"{p}: damaged (its entry 1 of Ann's log's {field} is {shown}, not a time)"
         )
     # a missing time stays missing: NaN, no start
-    objs = _save_objects(DATA / "bakers_dozen_5_given_up.pysol")
+    objs = _save_objects(DATA / "bakers_dozen_5_given_up.pso")
     _struct(objs, "GameStatsStruct").fields["elapsed_time"] = None
-    p = tmp_path / "none.pysol"
+    p = tmp_path / "none.pso"
     p.write_bytes(_dump(objs))
     assert pd.isna(bl.read_pysol_game(p).seconds)
 
@@ -519,7 +517,7 @@ def test_words_from_a_file_reach_the_terminal_escaped(tmp_path: Path) -> None:
     assert str(info.value) == (
         f"{p}: no player 'Bob' in the file; its players: Ann\\x1b]0;owned\\x07"
     )
-    odd = tmp_path / "odd.pysol"
+    odd = tmp_path / "odd.pso"
     odd.write_bytes(b"\x80\x02c" + f"os{title}\nsystem\n".encode() + b"N\x85R.")
     with pytest.raises(PysolFileError) as info:
         bl.read_pysol_game(odd)
@@ -535,8 +533,8 @@ def test_any_damaged_field_of_a_save_is_the_readers_one_line(tmp_path: Path) -> 
     # 21 damaged fields raised TypeError, ValueError, MoveError or OutOfBoundsDatetime,
     # the CLI printed them without the file's name and the app nothing (issue 51): every
     # field of every PySolFC object of a save, and the first moves' fields, each made bad
-    src = DATA / "bakers_dozen_4_lost.pysol"
-    p = tmp_path / "bad.pysol"
+    src = DATA / "bakers_dozen_4_lost.pso"
+    p = tmp_path / "bad.pso"
     places: list[tuple[Any, Any, str]] = []
     for i, obj in enumerate(_save_objects(src)):
         if isinstance(getattr(obj, "fields", None), dict):
@@ -570,12 +568,12 @@ def test_single_byte_changes_of_a_save_are_read_or_refused_in_one_line(tmp_path:
     # raised OverflowError), a move's target stack made its source (MoveError)
     import random
 
-    data = (DATA / "bakers_dozen_4_lost.pysol").read_bytes()
+    data = (DATA / "bakers_dozen_4_lost.pso").read_bytes()
     assert data[3] == 11 and data[5329] == 7
     changes = [(3, 15), (5329, 14)]
     rng = random.Random(1)
     changes += [(rng.randrange(len(data)), rng.randrange(256)) for _ in range(400)]
-    p = tmp_path / "changed.pysol"
+    p = tmp_path / "changed.pso"
     refused = 0
     for at, value in changes:
         p.write_bytes(data[:at] + bytes([value]) + data[at + 1 :])
@@ -608,4 +606,4 @@ def test_build_on_the_getattr_stand_in_is_refused_and_changes_nothing() -> None:
         pysolfile.loads_all(data, "b.pso")
     stand_in = pysolfile.ALLOWED[("builtins", "getattr")]
     assert not hasattr(stand_in, "x") and not hasattr(stand_in, "__dict__")
-    assert bl.read_pysol_game(DATA / "bakers_dozen_1_won.pysol").won  # its MTRandom seed
+    assert bl.read_pysol_game(DATA / "bakers_dozen_1_won.pso").won  # its MTRandom seed

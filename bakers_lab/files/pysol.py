@@ -4,7 +4,7 @@ PySolFC (the program whose game numbers :func:`bakers_lab.deal` deals) keeps a
 player's games in two kinds of file, both Python pickles, read here without
 running anything from them (:mod:`bakers_lab.files.pysolfile`) and without pysollib:
 
-- a **saved game** ("Save" / "Save as", ``*.pysol``): :func:`read_pysol_game`
+- a **saved game** ("Save" / "Save as", ``*.pso``): :func:`read_pysol_game`
   gives the :class:`~bakers_lab.model.deals.Deal` (game number and variant, from
   PySolFC's game id), the moves played so far in this toolkit's notation
   (PySolFC's automatic moves to the foundations included: each is a move of
@@ -14,7 +14,7 @@ running anything from them (:mod:`bakers_lab.files.pysolfile`) and without pysol
   :func:`read_pysol_stats` gives its full log as a table, one row a game.
 
 >>> import bakers_lab as bl
->>> g = bl.read_pysol_game("tests/data/pysolfc/bakers_dozen_1_won.pysol")
+>>> g = bl.read_pysol_game("tests/data/pysolfc/bakers_dozen_1_won.pso")
 >>> g.deal.number, g.deal.variant, len(g.moves), g.won
 (1, 'bakers_dozen', 73, True)
 >>> str(g.moves[0])
@@ -223,7 +223,7 @@ def read_pysol_game(path: str | os.PathLike[str]) -> PysolGame:
     PySolFC move with no place in these games, a move the rules do not allow,
     stacks that disagree with the moves.
 
-    >>> g = read_pysol_game("tests/data/pysolfc/good_measure_6_won.pysol")
+    >>> g = read_pysol_game("tests/data/pysolfc/good_measure_6_won.pso")
     >>> g.game_type, g.deal.variant, g.deal.number, g.won
     ('Good Measure', 'good_measure', 6, True)
     """

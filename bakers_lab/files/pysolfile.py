@@ -14,10 +14,10 @@ imported.
 ...     def __reduce__(self):
 ...         import os
 ...         return (os.system, ("echo hacked",))
->>> loads_all(pickle.dumps(Evil()), "evil.pysol")  # doctest: +ELLIPSIS
+>>> loads_all(pickle.dumps(Evil()), "evil.pso")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-bakers_lab.files.pysolfile.PysolFileError: evil.pysol: refused to load posix.system: ...
+bakers_lab.files.pysolfile.PysolFileError: evil.pso: refused to load posix.system: ...
 """
 
 from __future__ import annotations

@@ -489,11 +489,11 @@ class GameExplorer(widgets.VBox):
         self._pending: tuple[int, str, GameState, str, str] | None = None  # goes on the board
         self._opening = False  # the number and variant boxes are being set from a file
         self.pysol = widgets.FileUpload(
-            accept=".pysol",
+            accept="",  # any file: PySolFC names a save .pso, a person may name it anything
             multiple=False,
             description="Open a PySolFC game",
             icon="folder-open",
-            tooltip="a game saved with PySolFC's Save or Save as (a .pysol file)",
+            tooltip="a game saved with PySolFC's Save or Save as (PySolFC names it game.pso)",
             layout=widgets.Layout(width="15em"),
         )
         self.pysol.add_class("bl-explorer-open")
@@ -885,10 +885,10 @@ class GameExplorer(widgets.VBox):
         )
 
     def open_pysol(self, data: bytes, name: str = "the file") -> None:
-        """Open a PySolFC saved game (the bytes of a ``.pysol`` file, named ``name``):
-        its deal shown, the board at the saved position.  A file that cannot be read
-        is said in one line beside the button, and nothing else changes; a statistics
-        file is opened in My games."""
+        """Open a PySolFC saved game (the bytes of a save, which PySolFC names ``.pso``,
+        given as ``name``): its deal shown, the board at the saved position.  A file that
+        cannot be read is said in one line beside the button, and nothing else changes; a
+        statistics file is opened in My games."""
         from bakers_lab.display.widgets.mygames import read_upload
         from bakers_lab.files.pysol import PysolFileError, read_pysol_stats
 

@@ -104,10 +104,10 @@ def read_upload(name: str, data: bytes, reader: Callable[[Path], T]) -> T:
     :class:`~bakers_lab.files.pysolfile.PysolFileError` naming ``name``.
 
     >>> evil = b"cos\\nsystem\\n(S'touch /tmp/x'\\ntR."
-    >>> read_upload("evil.pysol", evil, read_pysol_game)  # doctest: +ELLIPSIS
+    >>> read_upload("evil.pso", evil, read_pysol_game)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    bakers_lab.files.pysolfile.PysolFileError: evil.pysol: refused to load os.system: ...
+    bakers_lab.files.pysolfile.PysolFileError: evil.pso: refused to load os.system: ...
     """
     shown_name = os.path.basename(name.replace("\\", "/")) or "the file"
     if len(data) > MAX_UPLOAD_BYTES:
@@ -588,9 +588,9 @@ class MyGames(widgets.VBox):
 def opened_words(g: PysolGame, name: str) -> str:
     """What the page says of a PySolFC save it opened.
 
-    >>> g = read_pysol_game("tests/data/pysolfc/bakers_dozen_5_given_up.pysol")
-    >>> opened_words(g, "bakers_dozen_5_given_up.pysol")
-    "Opened bakers_dozen_5_given_up.pysol: PySolFC's Baker's Dozen game 5, saved after 4 moves."
+    >>> g = read_pysol_game("tests/data/pysolfc/bakers_dozen_5_given_up.pso")
+    >>> opened_words(g, "bakers_dozen_5_given_up.pso")
+    "Opened bakers_dozen_5_given_up.pso: PySolFC's Baker's Dozen game 5, saved after 4 moves."
     """
     state = "won" if g.won else "saved"
     return (

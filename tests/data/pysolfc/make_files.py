@@ -195,7 +195,7 @@ def run(SRC: str, OUT: str) -> None:
     def _bd1_won_perfect(app: Any, game: Any) -> None:
         play_solution(game)
         assert game.finished
-        save(game, "bakers_dozen_1_won.pysol")
+        save(game, "bakers_dozen_1_won.pso")
         start(app, game, 31, 2)
 
     @step
@@ -206,10 +206,10 @@ def run(SRC: str, OUT: str) -> None:
         play_solution(game, limit=total - 45)
         app.opt.autodrop = True
         play_solution(game, limit=1)
-        save(game, "bakers_dozen_2_autodrop_in_progress.pysol")
+        save(game, "bakers_dozen_2_autodrop_in_progress.pso")
         play_solution(game)
         assert game.finished
-        save(game, "bakers_dozen_2_autodrop_won.pysol")
+        save(game, "bakers_dozen_2_autodrop_won.pso")
         app.opt.autodrop = False
         start(app, game, 31, 3)
 
@@ -220,50 +220,50 @@ def run(SRC: str, OUT: str) -> None:
         game.undo()
         play_solution(game)
         assert game.finished
-        save(game, "bakers_dozen_3_won_with_undo.pysol")
+        save(game, "bakers_dozen_3_won_with_undo.pso")
         start(app, game, 31, 4)
 
     @step
     def _bd4_lost(app: Any, game: Any) -> None:
         play_until_stuck(game)
-        save(game, "bakers_dozen_4_lost.pysol")
+        save(game, "bakers_dozen_4_lost.pso")
         start(app, game, 31, 5)
 
     @step
     def _bd5_given_up(app: Any, game: Any) -> None:
         play_badly(game, 4)
-        save(game, "bakers_dozen_5_given_up.pysol")
+        save(game, "bakers_dozen_5_given_up.pso")
         start(app, game, 86, 6)
 
     @step
     def _gm6(app: Any, game: Any) -> None:
         play_solution(game)
         assert game.finished
-        save(game, "good_measure_6_won.pysol")
+        save(game, "good_measure_6_won.pso")
         start(app, game, 85, 7)
 
     @step
     def _sp7(app: Any, game: Any) -> None:
         play_solution(game, limit=25)
-        save(game, "spanish_patience_7_given_up.pysol")
+        save(game, "spanish_patience_7_given_up.pso")
         start(app, game, 308, 8)
 
     @step
     def _ps8(app: Any, game: Any) -> None:
         play_solution(game, limit=10)
-        save(game, "portuguese_solitaire_8_given_up.pysol")
+        save(game, "portuguese_solitaire_8_given_up.pso")
         start(app, game, 664, 9)
 
     @step
     def _sp2_9(app: Any, game: Any) -> None:
         play_solution(game, limit=10)
-        save(game, "spanish_patience_ii_9_given_up.pysol")
+        save(game, "spanish_patience_ii_9_given_up.pso")
         start(app, game, 2, 10)
 
     @step
     def _kl10(app: Any, game: Any) -> None:
         klondike_moves(game, 3)
-        save(game, "klondike_10_given_up.pysol")
+        save(game, "klondike_10_given_up.pso")
         app.opt.player = "bob"
         start(app, game, 31, 123456789012345)
 
@@ -271,13 +271,13 @@ def run(SRC: str, OUT: str) -> None:
     def _bd_long_won(app: Any, game: Any) -> None:
         play_solution(game)
         assert game.finished
-        save(game, "bakers_dozen_123456789012345_won.pysol")
+        save(game, "bakers_dozen_123456789012345_won.pso")
         start(app, game, 31, 11)
 
     @step
     def _bd11_in_progress(app: Any, game: Any) -> None:
         play_solution(game, limit=12)
-        save(game, "bakers_dozen_11_in_progress.pysol")
+        save(game, "bakers_dozen_11_in_progress.pso")
         # "Hold and quit": the game is kept for next time, not counted
         game.endGame(holdgame=1)
         game.quitGame(holdgame=1)
