@@ -77,7 +77,7 @@ def test_bl_loss_model_is_the_one_loss_model(bakers, careful):
 def test_the_trees_beside_the_line_one_row_per_family(careful):
     fam = careful.families
     assert list(fam.columns) == ["group", "feature", "odds_ratio", "odds_low", "odds_high",
-                                 "p_value", "auc_drop", "drop_low", "drop_high"]  # fmt: skip
+                                 "p_value_wald", "auc_drop", "drop_low", "drop_high"]  # fmt: skip
     assert list(fam["group"]) == list(careful.importance["group"])
     assert list(fam["auc_drop"]) == list(careful.importance["auc_drop"])
     aces = fam.set_index("group").loc["Aces buried"]
@@ -88,6 +88,17 @@ def test_the_trees_beside_the_line_one_row_per_family(careful):
     assert careful.strongest_feature() == FEATURE_GROUPS[careful.strongest][0]
     text = str(careful)
     assert text.startswith(careful.summary()) and "Aces buried (f_depth_aces): " in text
+
+
+def test_each_p_value_is_named_for_its_test(careful):
+    # notebook 03 called the regression's Wald p-values "p-value (McNemar)" (issue 52)
+    from bakers_lab.utils.present import for_people
+
+    for table in (careful.families, careful.line.odds_ratios):
+        words = list(for_people(table).columns)
+        assert "p-value (Wald, odds of 1)" in words and "p-value (McNemar)" not in words
+    paired = pd.DataFrame({"a": ["careful"], "b": ["greedy"], "p_value": [0.5]})
+    assert "p-value (McNemar)" in list(for_people(paired).columns)
 
 
 def test_one_feature_per_family_in_the_line(bakers):

@@ -377,11 +377,12 @@ def test_the_line_finds_the_signal_and_ignores_the_noise(model):
     assert model.n_train + model.n_test == 1180  # 1200 deals, 20 unresolved dropped
     assert model.n_test == round(0.3 * 1180)
     odds = model.odds_ratios.set_index("feature")
-    assert list(model.odds_ratios.columns) == ["feature", "odds_ratio", "low", "high", "p_value"]
+    columns = ["feature", "odds_ratio", "low", "high", "p_value_wald"]
+    assert list(model.odds_ratios.columns) == columns
     assert list(odds.index) == ["f_signal", "f_noise"]
     assert odds.loc["f_signal", "low"] > 1  # per SD (about 6) of f_signal: exp(0.35 * 6) = 8
     assert 4 < odds.loc["f_signal", "odds_ratio"] < 16
-    assert odds.loc["f_signal", "p_value"] < 1e-12
+    assert odds.loc["f_signal", "p_value_wald"] < 1e-12
     assert odds.loc["f_noise", "low"] < 1 < odds.loc["f_noise", "high"]
     assert model.auc > 0.8
     assert model.dropped == ("f_const", "f_sum")
@@ -408,7 +409,7 @@ def test_the_line_standardises_on_the_training_deals_only(model):
     per_sd = np.exp(raw.params[1:] * x.std(axis=0, ddof=1))
     assert model.odds_ratios["odds_ratio"].to_numpy() == pytest.approx(per_sd, rel=1e-6)
     # same p-values: a z-score is a linear change of units
-    assert model.odds_ratios["p_value"].to_numpy() == pytest.approx(raw.pvalues[1:], rel=1e-6)
+    assert model.odds_ratios["p_value_wald"].to_numpy() == pytest.approx(raw.pvalues[1:], rel=1e-6)
 
 
 def test_the_line_is_deterministic_and_seeded():

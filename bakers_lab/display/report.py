@@ -253,7 +253,7 @@ def _fmt_families(model: LossPredictors) -> pd.DataFrame:
             "measure": [_in_words(str(x)) for x in f["feature"]],
             "odds_ratio": [fixed(v, 2) for v in f["odds_ratio"]],
             "odds_span": spans(f["odds_low"], f["odds_high"], 2),
-            "p_value_odds": f["p_value"],
+            "p_value_wald": f["p_value_wald"],
             "auc_drop": [fixed(v, 3) for v in f["auc_drop"]],
             "drop_span": spans(f["drop_low"], f["drop_high"], 3),
         }

@@ -167,7 +167,8 @@ class LossPredictors:
         :attr:`importance`: ``group``, ``feature`` (the family's feature in the
         line; missing where the line dropped it), ``odds_ratio``, ``odds_low``,
         ``odds_high`` (the odds of losing multiply by this per standard deviation
-        more of it, 95 % Wald interval), ``p_value``, and the trees' ``auc_drop``,
+        more of it, 95 % Wald interval), ``p_value_wald`` (the Wald test of odds 1),
+        and the trees' ``auc_drop``,
         ``drop_low``, ``drop_high``."""
         odds = self.line.odds_ratios.assign(
             group=[family_of(f) for f in self.line.odds_ratios["feature"]]
@@ -186,7 +187,7 @@ class LossPredictors:
                     "odds_ratio": nan if o is None else float(o["odds_ratio"]),
                     "odds_low": nan if o is None else float(o["low"]),
                     "odds_high": nan if o is None else float(o["high"]),
-                    "p_value": nan if o is None else float(o["p_value"]),
+                    "p_value_wald": nan if o is None else float(o["p_value_wald"]),
                     "auc_drop": float(r.auc_drop),
                     "drop_low": float(r.low),
                     "drop_high": float(r.high),

@@ -576,7 +576,8 @@ class LossModel:
     ``odds_ratios``: one row per feature kept, columns ``feature``,
     ``odds_ratio`` (the odds of losing multiply by this for one standard
     deviation more of the feature, the others held fixed), ``low``, ``high``
-    (95 % Wald interval), ``p_value`` (Wald test of odds ratio 1).  ``auc``:
+    (95 % Wald interval), ``p_value_wald`` (Wald test of odds ratio 1; a paired
+    comparison's ``p_value`` is McNemar's, another test).  ``auc``:
     the held-out ROC AUC (the chance that a lost test deal is rated more likely
     to be lost than a won one; 0.5 is guessing; NaN if the test deals hold only
     one outcome).  ``dropped``: features left out, with the reason in ``notes``.
@@ -802,7 +803,7 @@ def logistic_model(
             "odds_ratio": np.exp(params[1:]),
             "low": np.exp(ci[1:, 0]),
             "high": np.exp(ci[1:, 1]),
-            "p_value": pvalues[1:],
+            "p_value_wald": pvalues[1:],
         }
     )
     odds.attrs.update(level=0.95, interval="Wald", per="1 SD of the training deals")

@@ -59,7 +59,7 @@ COLUMN_WORDS: Mapping[str, str] = MappingProxyType(
         "group": "family of features",
         "measure": "its feature in the straight line",
         "odds_ratio": "odds of losing, per SD more",
-        "p_value_odds": "p-value (odds of 1)",
+        "p_value_wald": "p-value (Wald, odds of 1)",
         "odds_span": "95 % interval (odds)",
         "drop_span": "95 % interval (AUC lost)",
         "median_moves": "median moves",
