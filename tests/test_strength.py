@@ -157,6 +157,16 @@ def test_off_table_deals_are_played_once_then_read_from_the_cache(
     assert third.rates.set_index("player").loc["careful", "n"] == 4
 
 
+def test_a_lost_game_careful_wins_needs_undo_0_and_search_1(tmp_path: object) -> None:
+    # "Smallest undo-N that wins: 1" for a deal careful wins: careful counted on the
+    # search dial only (issue 52); it plays both dials' lowest settings
+    deal = next(d for d in range(10**16, 10**16 + 50) if bl.play(bl.deal(d), "careful").won)
+    s = strength(_games([deal], [False]), cache=tmp_path, players=("careful", "undo-1"),  # type: ignore[arg-type]
+                 n_jobs=1, progress=False, explain_moves=False)  # fmt: skip
+    row = s.winnable.set_index("deal").loc[deal]
+    assert (row["search_effort"], row["undo_effort"]) == (1, 0)
+
+
 def test_the_readers_table_is_taken() -> None:
     t = pd.DataFrame({"player": "ann", "game_number": [1, 2], "variant": "bakers_dozen",
                       "outcome": ["won", "lost"]})  # fmt: skip

@@ -44,6 +44,7 @@ from bakers_lab.utils.validate import describe, is_bool
 __all__ = [
     "CURVE_COLUMNS",
     "FAMILIES",
+    "LOWEST_SETTING",
     "Crossing",
     "crossing",
     "effort",
@@ -70,7 +71,9 @@ CURVE_COLUMNS = (
     "ci_low",
     "ci_high",
 )
-_LOWEST = {"search": 1, "undo": 0}
+#: Each dial's lowest setting, the one ``careful`` plays: search-1 (a move's own
+#: consequences only) and undo-0 (no move taken back).
+LOWEST_SETTING = {"search": 1, "undo": 0}
 
 
 def family_setting(player: str) -> tuple[str, int] | None:
@@ -111,8 +114,8 @@ def family_rows(
             f"{who}: no {family}-N player in the table for variant {listed(variants)}; "
             f"players: {listed(sorted(set(players)))}"
         )
-    if _LOWEST[family] not in settings and (players == "careful").any():
-        settings[_LOWEST[family]] = "careful"
+    if LOWEST_SETTING[family] not in settings and (players == "careful").any():
+        settings[LOWEST_SETTING[family]] = "careful"
     mine = rows[players.isin(list(settings.values())).to_numpy()]
     unresolved = (mine["outcome"].astype(str) == "unresolved").to_numpy()
     if unresolved.any():

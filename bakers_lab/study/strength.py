@@ -50,6 +50,7 @@ from bakers_lab.model.rules import title, variant_names
 from bakers_lab.solve.players import GAMES_VERSION
 from bakers_lab.study.skill import (
     FAMILIES,
+    LOWEST_SETTING,
     dial_scale,
     dial_unscale,
     family_setting,
@@ -677,6 +678,8 @@ def _winnable(
             efforts: dict[str, int | None] = {}
             for family in FAMILIES:
                 s = [fs[1] for p in won_by if (fs := family_setting(p)) and fs[0] == family]
+                if "careful" in won_by:  # careful plays each dial's lowest setting: undo-0 too
+                    s.append(LOWEST_SETTING[family])
                 efforts[family] = min(s) if s else None
             search, undo = efforts["search"], efforts["undo"]
         lost_at: int | None = None
