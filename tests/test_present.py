@@ -55,3 +55,12 @@ def test_missing_cells_read_as_a_dash():
         pd.DataFrame({"won": [pd.NA, 3], "x": [None, "a"], "n": pd.array([1, None], dtype="Int64")})
     )
     assert shown.to_dict("list") == {"won": ["—", "3"], "x": ["—", "a"], "n": ["1", "—"]}
+
+
+def test_game_numbers_are_shown_as_typed():
+    # the lost-games table printed game 123456789012345 as "123,456,789,012,345", which
+    # PySolFC's "Select game" does not take (issue 52); counts keep their separators
+    t = pd.DataFrame({"deal": [123_456_789_012_345, 4], "nodes": [200_303, 5]})
+    shown = for_people(t)
+    assert shown["deal"].tolist() == ["123456789012345", "4"]
+    assert shown["positions searched"].tolist() == ["200,303", "5"]

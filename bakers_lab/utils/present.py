@@ -28,7 +28,15 @@ import pandas as pd
 if TYPE_CHECKING:
     from pandas.io.formats.style import Styler
 
-__all__ = ["COLUMN_WORDS", "for_people", "p_text", "percent", "span", "styled"]
+__all__ = [
+    "COLUMN_WORDS",
+    "GAME_NUMBER_COLUMNS",
+    "for_people",
+    "p_text",
+    "percent",
+    "span",
+    "styled",
+]
 
 #: Column names in words (a column not named here keeps its name).
 COLUMN_WORDS: Mapping[str, str] = MappingProxyType(
@@ -127,6 +135,11 @@ def _signed(v: float) -> str:
     return f"{v:+.1f}".replace("-", "−")
 
 
+#: Columns of game numbers: shown as PySolFC's "Select game" takes them, digits only
+#: (123456789012345, never 123,456,789,012,345).
+GAME_NUMBER_COLUMNS = frozenset({"deal", "game", "game_number"})
+
+
 def _count(v: object) -> str:
     if _missing(v):
         return "—"
@@ -160,7 +173,11 @@ def for_people(table: pd.DataFrame) -> pd.DataFrame:
                         span(a, b, unit) for a, b in zip(table[lo], table[hi], strict=True)
                     ]
             continue
-        if name in _PERCENT:
+        if name in GAME_NUMBER_COLUMNS:  # as a person types it into PySolFC: no commas
+            out[COLUMN_WORDS.get(name, name)] = [
+                "—" if _missing(v) else str(int(v)) for v in values
+            ]  # type: ignore[call-overload]
+        elif name in _PERCENT:
             out[COLUMN_WORDS.get(name, name)] = [percent(v) for v in values]
         elif name in _POINTS:
             out[COLUMN_WORDS[name]] = [
