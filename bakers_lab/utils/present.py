@@ -176,7 +176,7 @@ def for_people(table: pd.DataFrame) -> pd.DataFrame:
         if name in GAME_NUMBER_COLUMNS:  # as a person types it into PySolFC: no commas
             out[COLUMN_WORDS.get(name, name)] = [
                 "—" if _missing(v) else str(int(v)) for v in values
-            ]  # type: ignore[call-overload]
+            ]
         elif name in _PERCENT:
             out[COLUMN_WORDS.get(name, name)] = [percent(v) for v in values]
         elif name in _POINTS:
