@@ -70,8 +70,9 @@ def test_a_person_who_won_every_solvable_deal_is_above_every_setting() -> None:
     assert dials.loc["undo", "settings"][-1] == 1_000_000
     assert s.winnable.empty
     text = s.summary()
-    assert "more than search-1,000,000, the strongest setting played" in text
-    assert "more than undo-1,000,000, the strongest setting played" in text
+    # the strongest bots by the names they are typed as (issue 52: "search-10,000")
+    assert "more than search-1000000, the strongest setting played" in text
+    assert "more than undo-1000000, the strongest setting played" in text
     assert f"you won {sum(won)} of 60" in text
 
 

@@ -545,6 +545,16 @@ class Strength:
         return strength_html(self)
 
 
+def _setting_name(family: str, setting: float) -> str:
+    """A dial setting as a player's name is typed: ``search-10000``, never with a
+    thousands separator (``search-10,000`` names no player).
+
+    >>> _setting_name("search", 10_000), _setting_name("undo", 1234.5)
+    ('search-10000', 'undo-1200')
+    """
+    return f"{family}-{round_setting(setting).replace(',', '')}"
+
+
 def _dial_text(row: pd.Series) -> str:
     family = str(row["family"])
     lowest = int(row["settings"][0])
@@ -553,9 +563,9 @@ def _dial_text(row: pd.Series) -> str:
         return f"less than {family}-N's lowest setting (careful)"
     if row["where"] == "above":
         top = int(row["settings"][-1])
-        low = "" if math.isnan(lo) else f" (95 %: {family}-{round_setting(lo)} or more)"
-        return f"more than {family}-{top:,}, the strongest setting played{low}"
-    est = f"{family}-{round_setting(float(row['estimate']))}"
+        low = "" if math.isnan(lo) else f" (95 %: {_setting_name(family, lo)} or more)"
+        return f"more than {family}-{top}, the strongest setting played{low}"
+    est = _setting_name(family, float(row["estimate"]))
     if math.isnan(hi):
         if math.isnan(lo) or lo <= lowest:
             return f"{est} (95 %: any setting; more games would tell)"
