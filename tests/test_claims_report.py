@@ -187,6 +187,9 @@ def test_report_text(small_survey):
     assert "Adjacent players on the same deals" in text
     for a, b in (("greedy", "careful"), ("careful", "lookahead-2"), ("lookahead-2", "solver")):
         assert re.search(rf"^\s*{a}\s+{b}\s+60 ", text, re.M), (a, b)
+    # the header printed a dict of every chunk's SHA-256 (issue 52): the program's, not words
+    assert "sha256" not in text and "{'" not in text
+    assert "sha256" not in report_html(build_report(small_survey))
 
 
 def test_report_html_stands_alone(small_survey, tmp_path):

@@ -301,8 +301,8 @@ def _config_words(config: dict[str, object]) -> str:
              "shortest_max_nodes": "par search's budget (positions a deal)"}  # fmt: skip
     parts = []
     for key, value in config.items():
-        if key in hidden:
-            continue
+        if key in hidden or key.endswith("_sha256") or isinstance(value, dict):
+            continue  # checksums of the deals and of each chunk: the program's, not words
         if key == "players" and isinstance(value, list | tuple):  # par is not a player
             shown = ", ".join(str(v) for v in value if v != PAR)
             if PAR in value:
