@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import re
 import socket
+import threading
 
 import pytest
 
@@ -231,14 +232,26 @@ def _values(widget):
     return seen
 
 
-def test_a_number_typed_during_a_search_replaces_it():
+def test_a_number_typed_during_a_search_replaces_it(monkeypatch):
     """In the web app the searches run in a thread: a number typed while game 417 is
-    being solved (seconds) is shown, and game 417's answer never is."""
+    being solved is shown, and game 417's answer never is.  Game 417's search is held
+    until game 1 is typed (on a loaded machine it once ended first, and its answer was
+    rightly shown: the test then failed on a race of its own)."""
     w = GameExplorer(background=True)
+    typed = threading.Event()
+    solve = w.model.solve
+
+    def held(number: int, variant: str) -> object:
+        if number == 417:
+            assert typed.wait(120)
+        return solve(number, variant)
+
+    monkeypatch.setattr(w.model, "solve", held)
     seen = _values(w.verdict)
     w.game.value = "417"
     assert w._threads and w._threads[0].is_alive()  # the page is free meanwhile
     w.game.value = "1"
+    typed.set()
     w.wait(120)
     assert w.message.startswith("Winnable: a winning line of 73 moves")
     assert w.replay is not None and w.replay.slider.max == 73

@@ -476,6 +476,9 @@ class GameExplorer(widgets.VBox):
         self._shown: tuple[int, str] | None = None
         self._asked: tuple[int, str] | None = None  # the game being worked out
         self._generation = 0  # which search the page shows (a newer one replaces it)
+        # held while a search checks that it is current and writes its answer, and while a
+        # new number replaces it: an answer is written whole before the new number, or not
+        self._lock = threading.RLock()
         self._player_generation = 0
         self._threads: list[threading.Thread] = []
         if self._background:  # the shipped verdicts read while the person types a number
@@ -604,11 +607,12 @@ class GameExplorer(widgets.VBox):
         try:
             number = ExplorerModel.parse(self.game.value)
         except ValueError as exc:
-            self._generation += 1  # a search running is dropped
-            self._shown = self._asked = None
-            self.tabs.layout.display = "none"
-            self.progress.value = ""
-            self._say(str(exc), tone=_TONE["unsolvable"], size="1em")
+            with self._lock:
+                self._generation += 1  # a search running is dropped
+                self._shown = self._asked = None
+                self.tabs.layout.display = "none"
+                self.progress.value = ""
+                self._say(str(exc), tone=_TONE["unsolvable"], size="1em")
             return
         key = (number, self.variant.value)
         if key not in (self._shown, self._asked):
@@ -619,13 +623,14 @@ class GameExplorer(widgets.VBox):
             self.pysol_message.value = ""
         self._leave_board()  # (a journal that cannot keep the game left says so there)
         self.show_my_games.value = False  # a number typed: its game, not My games
-        self._generation += 1
-        self._player_generation += 1
-        generation = self._generation
-        self._shown, self._asked = None, (number, variant)
-        self.tabs.layout.display = "none"
-        self.progress.value = ""
-        self._say(f"Solving game {number}…", tone="#888888")
+        with self._lock:
+            self._generation += 1
+            self._player_generation += 1
+            generation = self._generation
+            self._shown, self._asked = None, (number, variant)
+            self.tabs.layout.display = "none"
+            self.progress.value = ""
+            self._say(f"Solving game {number}…", tone="#888888")
         self._run(lambda: self._work(generation, number, variant))
 
     def _current(self, generation: int) -> Callable[[], bool]:
@@ -656,8 +661,12 @@ class GameExplorer(widgets.VBox):
         )
         with Ticker(_Gated(current, self.verdict), f"{first} {text}" if first else text):
             result = self.model.solve(number, variant)
-        if not current():
-            return  # another number was asked for meanwhile: this one is dropped
+        with self._lock:
+            if current():  # else another number was asked for meanwhile: this one is dropped
+                self._show_verdict(result, number, variant)
+
+    def _show_verdict(self, result: SolveResult, number: int, variant: str) -> None:
+        """The verdict, the tabs and what goes in them (under the page's lock)."""
         known = rated(number, variant)
         detail = _how_long(result, self.model.shipped(number, variant)) + (
             f" {known.summary()}." if known is not None else ""
