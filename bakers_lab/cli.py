@@ -421,8 +421,9 @@ _MOVE_FILE = (
 
 
 _PYSOL_SAVE = (
-    "a game saved in PySolFC (Save or Save as): its game number, variant and moves, instead "
-    "of N, --moves and --variant (read safely: nothing in the file is run)"
+    "a game saved in PySolFC (Save or Save as, which name it game.pso in ~/.PySolFC/savegames; "
+    "any name is read): its game number, variant and moves, instead of N, --moves and "
+    "--variant (read safely: nothing in the file is run)"
 )
 
 
@@ -799,7 +800,11 @@ def build_parser() -> argparse.ArgumentParser:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--games", metavar="FILE", help="a CSV with columns deal,variant,won "
                      "(won: true/false or won/lost; a moves column optional)")  # fmt: skip
-    src.add_argument("--pysol-stats", metavar="FILE", help="a PySolFC statistics file")
+    src.add_argument(
+        "--pysol-stats",
+        metavar="FILE",
+        help="a PySolFC statistics file (~/.PySolFC/statistics.dat)",
+    )
     p.add_argument("--player", metavar="NAME", help="whose games (with --pysol-stats)")
     _add_flag(p, "--quiet", "no progress bar")
     return parser

@@ -296,3 +296,14 @@ def test_the_command_says_nothing_of_compiling_when_the_cache_is_warm(capsys):
     assert capsys.readouterr().err == ""
     assert main(["difficulty", "5"]) == 0  # a shipped rating: nothing runs
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize(
+    ("command", "file"),
+    [("explain", "game.pso"), ("hint", "game.pso"), ("strength", "~/.PySolFC/statistics.dat")],
+)
+def test_the_help_names_pysolfcs_own_files(command, file):
+    # PySolFC saves as game.pso; the app and the help knew only .pysol (issue 52)
+    proc = run_cli(command, "--help")
+    assert proc.returncode == 0
+    assert file in " ".join(proc.stdout.split())
