@@ -36,6 +36,7 @@ from bakers_lab.teach.cases import HEURISTIC_CASES, Case
 from bakers_lab.teach.results import Check, Failure, HeuristicReport, Informed
 from bakers_lab.teach.sandbox import (
     MEMORY_MB,
+    TRACE_CHARS,
     Outcome,
     OutOfTime,
     Raised,
@@ -107,7 +108,7 @@ def _read_values(value: object, n: int) -> list[int] | _Bad | None:
         if len(parts) == 3 and type(parts[0]) is int and 0 <= parts[0] < n:
             what, trace = parts[1], parts[2]
             if isinstance(what, str) and isinstance(trace, str):
-                return _Bad(parts[0], shown(what, 300), trace[:20_000])
+                return _Bad(parts[0], shown(what, 300), trace[:TRACE_CHARS])
     return None
 
 

@@ -45,6 +45,7 @@ from pathlib import Path
 __all__ = [
     "MAX_ANSWER_MB",
     "MEMORY_MB",
+    "TRACE_CHARS",
     "Died",
     "OutOfMemory",
     "OutOfTime",
@@ -115,7 +116,7 @@ Outcome = Returned | Raised | OutOfTime | OutOfMemory | Died | Unreadable
 
 #: The longest error message and traceback kept from a child (characters).
 _MESSAGE_CHARS = 2_000
-_TRACE_CHARS = 20_000
+TRACE_CHARS = 20_000
 
 
 def _is_library(filename: str) -> bool:
@@ -210,7 +211,7 @@ def decode(message: bytes, megabytes: int) -> Outcome:
         if kind == "raised" and isinstance(value, list) and len(value) == 3:
             error = _text(value[0], 100)
             message_text = _text(value[1], _MESSAGE_CHARS)
-            trace = _text(value[2], _TRACE_CHARS)
+            trace = _text(value[2], TRACE_CHARS)
             if error is not None and message_text is not None and trace is not None:
                 return Raised(error, message_text, trace)
     return Unreadable("it is not an answer of the form the check sends")
