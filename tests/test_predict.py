@@ -3,6 +3,7 @@ grouped permutation importance, and the sentence made of the numbers."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pandas as pd
@@ -131,10 +132,42 @@ def test_the_sentence_is_made_of_the_numbers(careful):
     text = careful.summary()
     assert text.startswith("For careful, the deal explains a little of a loss: on 1,800 held-out")
     assert f"{careful.logistic_auc:.2f}" in text and f"{careful.trees_auc:.2f}" in text
-    assert f"The family that matters most: {careful.strongest}" in text
-    assert re.search(r"95 %: 0\.\d{3}–0\.\d{3}\)\.$", text)
+    # on these 1,800 deals the top two families' intervals overlap: no winner is named
+    imp = careful.importance
+    assert imp["low"].iloc[0] > 0 and imp["low"].iloc[0] < imp["high"].iloc[1]
+    assert careful.what_matters_most() is None
+    assert "The family that matters most" not in text
+    top = careful.strongest
+    assert f" {top[:1].upper()}{top[1:]} matters (shuffling it costs the trees " in text
+    assert re.search(r"95 %: 0\.\d{3} to 0\.\d{3}\), but so much may another family", text)
+    assert text.endswith("which family matters most, these deals cannot tell.")
     assert repr(careful).startswith("LossPredictors(player='careful', variant='bakers_dozen'")
     assert isinstance(careful, LossPredictors)
+
+
+def test_what_matters_most_is_named_only_when_the_intervals_say_so(careful):
+    imp = careful.importance.copy()
+    overlap = imp.copy()  # the top family's interval reaches into the runner-up's
+    overlap.loc[0, "low"] = overlap.loc[1, "high"] - 0.001
+    overlap.loc[0, "low"] = max(overlap.loc[0, "low"], 0.001)
+    overlap.loc[1, "high"] = overlap.loc[0, "low"] + 0.001
+    told = dataclasses.replace(careful, importance=overlap)
+    assert told.what_matters_most() is None
+    assert "matters most:" not in told.summary()
+    assert "which family matters most, these deals cannot tell." in told.summary()
+    clear = imp.copy()  # the top family's interval above every other's
+    clear.loc[0, "low"] = clear["high"].iloc[1:].max() + 0.001
+    clear.loc[0, "high"] = max(clear.loc[0, "high"], clear.loc[0, "low"] + 0.001)
+    named = dataclasses.replace(careful, importance=clear)
+    assert named.what_matters_most() == careful.strongest
+    assert f"The family that matters most: {careful.strongest} (shuffling it" in named.summary()
+    nothing = imp.copy()
+    nothing["low"] = -0.004  # every interval includes 0
+    none = dataclasses.replace(careful, importance=nothing)
+    assert none.what_matters_most() is None
+    text = none.summary()
+    assert f"No family measurably matters on these {careful.n_test:,} held-out deals" in text
+    assert "−0.004 to" in text and "matters most" not in text
 
 
 def test_results_repeat_and_bad_input_is_refused(bakers, careful):

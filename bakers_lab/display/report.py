@@ -37,7 +37,7 @@ from bakers_lab.study.par import PAR, as_column, excess_summary, pars
 from bakers_lab.study.predict import loss_model
 from bakers_lab.study.stats import LADDER, ablation, ladder, player_order, win_rates
 from bakers_lab.study.tablecheck import check_survey
-from bakers_lab.utils.present import for_people, styled
+from bakers_lab.utils.present import fixed, for_people, styled
 from bakers_lab.utils.validate import as_bool
 
 if TYPE_CHECKING:
@@ -240,9 +240,6 @@ def _fmt_families(model: LossPredictors) -> pd.DataFrame:
     """The trees beside the line, one row per family, in words."""
     f = model.families
 
-    def fixed(v: float, places: int) -> str:
-        return "—" if math.isnan(v) else f"{v:.{places}f}".replace("-", "−")
-
     def spans(lo: pd.Series, hi: pd.Series, places: int) -> list[str]:
         return [f"{fixed(a, places)} to {fixed(b, places)}" if not math.isnan(a) else "—"
                 for a, b in zip(lo, hi, strict=True)]  # fmt: skip
@@ -396,7 +393,8 @@ def _figures(rep: Report) -> list[tuple[str, Figure]]:
     for m in rep.models:
         figs.append((f"What {m.player}'s losses depend on, {_named(m.variant)}",
                      plots.importance_chart(m)))  # fmt: skip
-        charted.setdefault((m.variant, m.strongest_feature()), []).append(m.player)
+        if m.what_matters_most() is not None:  # only what the intervals say matters most
+            charted.setdefault((m.variant, m.strongest_feature()), []).append(m.player)
     for (v, feature), players in charted.items():
         words = _in_words(feature)
         what = f"Win rate by {words[:1].lower()}{words[1:]}, {_named(v)}"

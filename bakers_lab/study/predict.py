@@ -33,6 +33,7 @@ import pandas as pd
 from bakers_lab.study.rows import checked_features, choose, variant_rows
 from bakers_lab.study.stats import LossModel, held_out_split, logistic_model, rank_auc
 from bakers_lab.study.tablecheck import check_survey
+from bakers_lab.utils.present import fixed
 from bakers_lab.utils.validate import as_int, describe
 
 __all__ = [
@@ -199,15 +200,43 @@ class LossPredictors:
         """How much of a loss the deal explains, in a sentence made of the numbers."""
         best = max(self.logistic_auc, self.trees_auc)
         share = next(words for bound, words in _SHARE if best < bound)
-        top = self.importance.iloc[0]
         return (
             f"For {self.player}, the deal explains {share} of a loss: on {self.n_test:,} "
             f"held-out deals a linear model on one feature per family reaches an AUC of "
             f"{self.logistic_auc:.2f} and gradient-boosted trees on all {self._n_features} "
             f"features {self.trees_auc:.2f} (0.5 is guessing, 1 foretells every loss), so "
-            f"{self._verdict()}. The family that matters most: {top['group']} (shuffling "
-            f"it costs the trees {top['auc_drop']:.3f} of AUC, 95 %: "
-            f"{top['low']:.3f}–{top['high']:.3f})."
+            f"{self._verdict()}. {self._what_matters()}"
+        )
+
+    def what_matters_most(self) -> str | None:
+        """The family that measurably matters most, or ``None`` when the intervals
+        cannot tell: shuffling it costs the trees AUC (its 95 % interval above 0),
+        and more than shuffling any other family (above the runner-up's interval)."""
+        imp = self.importance
+        top = imp.iloc[0]
+        if not top["low"] > 0:
+            return None
+        if len(imp) > 1 and not top["low"] > imp["high"].iloc[1:].max():
+            return None
+        return str(top["group"])
+
+    def _what_matters(self) -> str:
+        top = self.importance.iloc[0]
+        cost = (f"shuffling it costs the trees {fixed(top['auc_drop'], 3)} of AUC, 95 %: "
+                f"{fixed(top['low'], 3)} to {fixed(top['high'], 3)}")  # fmt: skip
+        if self.what_matters_most() is not None:
+            return f"The family that matters most: {top['group']} ({cost})."
+        if top["low"] > 0:
+            group = str(top["group"])
+            return (
+                f"{group[:1].upper()}{group[1:]} matters ({cost}), but so much may another "
+                f"family: on {self.n_test:,} held-out deals the intervals overlap, so which "
+                f"family matters most, these deals cannot tell."
+            )
+        return (
+            f"No family measurably matters on these {self.n_test:,} held-out deals: every "
+            f"interval of what shuffling one costs the trees includes 0 (the largest, "
+            f"{top['group']}: {cost})."
         )
 
     @property

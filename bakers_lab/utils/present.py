@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 __all__ = [
     "COLUMN_WORDS",
     "GAME_NUMBER_COLUMNS",
+    "fixed",
     "for_people",
     "p_text",
     "percent",
@@ -131,8 +132,24 @@ def p_text(p: object) -> str:
     return "< 0.001" if v < 0.001 else f"{v:.3g}"
 
 
+def fixed(v: float, places: int, *, sign: bool = False) -> str:
+    """``v`` with ``places`` decimals, minus as a minus sign, and never a signed zero
+    (``−0.0004`` rounds to ``'0.000'``); ``sign``: ``+`` before a positive number.
+
+    >>> fixed(-0.0004, 3), fixed(-0.25, 2), fixed(0.04, 1, sign=True), fixed(float("nan"), 2)
+    ('0.000', '−0.25', '+0.0', '—')
+    """
+    if math.isnan(v):
+        return "—"
+    text = f"{v:{'+' if sign else ''}.{places}f}"
+    if text.lstrip("+-").strip("0.") == "":  # it rounds to zero: no sign but a plus
+        text = text.lstrip("+-")
+        return ("+" if sign else "") + text
+    return text.replace("-", "−")
+
+
 def _signed(v: float) -> str:
-    return f"{v:+.1f}".replace("-", "−")
+    return fixed(v, 1, sign=True)
 
 
 #: Columns of game numbers: shown as PySolFC's "Select game" takes them, digits only
