@@ -4,7 +4,8 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: test lint survey venv clean lab app check-data references ratings outcomes wheel smoke
+.PHONY: test lint survey venv clean lab app check-data references ratings outcomes wheel smoke \
+	clean-notebooks
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +22,12 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
+	$(BIN)/python .ci/clean_notebooks.py
+
+# clear the outputs a run in JupyterLab (make lab) saved into the notebooks: they are
+# kept without outputs, in the repository and in the wheel (make lint and make wheel check)
+clean-notebooks:
+	$(PYTHON) .ci/clean_notebooks.py --fix
 
 # the linters, while the compiled searches are compiled into numba's cache beside them
 # (tests/warm.py: a minute and a half on a fresh clone); then the tests on $(WORKERS)
@@ -60,6 +67,7 @@ outcomes: $(STAMP)
 
 # the wheel, in build/wheel/
 wheel: $(STAMP)
+	$(BIN)/python .ci/clean_notebooks.py
 	rm -rf build/lib build/wheel
 	$(BIN)/python -m pip wheel --quiet --no-deps -w build/wheel .
 

@@ -10,6 +10,7 @@ failure stops the script with exit code 1 and says which step and why.
 from __future__ import annotations
 
 import importlib.util
+import json
 import socket
 import subprocess
 import sys
@@ -97,6 +98,10 @@ def strength(work: Path) -> None:
 def notebooks(work: Path) -> None:
     target = work / "notebooks"
     expect(run("notebooks", str(target)), "5 notebooks copied", "05_exercises.ipynb")
+    for path in sorted(target.glob("*.ipynb")):  # the wheel carries no outputs of a run
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        if any(c.get("outputs") or c.get("execution_count") for c in cells):
+            raise SmokeError(f"the wheel's {path.name} holds outputs of a run")
     again = run("notebooks", str(target), code=2)
     expect(again, "already exists", "--force")
     run("notebooks", str(target), "--force")
@@ -107,6 +112,12 @@ def exercises(work: Path) -> None:
     expect(run("exercises", "--out", str(target)), "the student's copy written to")
     if "### BEGIN SOLUTION" in (target / "05_exercises.ipynb").read_text(encoding="utf-8"):
         raise SmokeError("the student's copy of the exercises holds the solutions")
+    if "### BEGIN SOLUTION" in (work / "notebooks" / "05_exercises.ipynb").read_text("utf-8"):
+        raise SmokeError("bakers-lab notebooks gave out the teacher's copy of the exercises")
+    teacher = work / "teacher"
+    expect(run("exercises", "--out", str(teacher), "--solutions"), "the teacher's copy")
+    if "### BEGIN SOLUTION" not in (teacher / "05_exercises.ipynb").read_text("utf-8"):
+        raise SmokeError("the teacher's copy of the exercises has no solutions")
 
 
 def notebook_02(work: Path) -> None:
@@ -171,7 +182,7 @@ STEPS: tuple[tuple[str, Callable[[Path], None]], ...] = (
     ("bakers-lab survey --deals 1-50 --players solver,careful", survey),
     ("bakers-lab strength --games (deals 1 and 4: the shipped games)", strength),
     ("bakers-lab notebooks DIR (twice: the second refuses)", notebooks),
-    ("bakers-lab exercises --out DIR (the student's copy)", exercises),
+    ("bakers-lab exercises --out DIR (both copies; notebooks gave the student's)", exercises),
     ("notebook 02 executed (FRESH_DEALS 1-5)", notebook_02),
     ("bakers-lab app: its page served", app),
 )

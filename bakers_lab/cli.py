@@ -47,6 +47,7 @@ from bakers_lab.model.deals import Deal, DealError, deal, game_number_text
 from bakers_lab.model.moves import Move
 from bakers_lab.model.rules import Rules, variant_names
 from bakers_lab.model.rules import rules as _rules
+from bakers_lab.teach.exercises import FOR_TEACHERS
 from bakers_lab.utils.validate import shown
 
 __all__ = ["build_parser", "deal_json", "main"]
@@ -787,8 +788,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = _command(sub, "exercises", _cmd_exercises,
                  "write the search exercises notebook for a class",
-                 "Write the exercises notebook (breadth-first search, A*, a heuristic, burial) "
+                 "Write the exercises notebook (breadth-first search, A*, a heuristic, burial)\n"
                  "into DIR: the student's copy, or with --solutions the teacher's.")  # fmt: skip
+    p.formatter_class = argparse.RawDescriptionHelpFormatter  # the steps, as written
+    p.epilog = FOR_TEACHERS
     p.add_argument("--out", required=True, metavar="DIR", help="the folder to write it into")
     _add_flag(p, "--solutions", "the teacher's copy, with solutions")
     _add_flag(p, "--force", "overwrite the notebook if it exists")

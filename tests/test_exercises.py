@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,20 +14,25 @@ from pathlib import Path
 import pytest
 
 from bakers_lab.cli import main
+from bakers_lab.files.datadir import copy_notebooks
 from bakers_lab.solve.heuristics import burial, cards_not_home
 from bakers_lab.teach.exercises import (
     FILE_NAME,
+    FOR_TEACHERS,
+    TEACHER_FILE,
     TEXT_STUB,
     check_overestimate,
     exercises_notebook,
     student_copy,
+    teacher_only,
     write_exercises,
 )
 
 nbformat = pytest.importorskip("nbformat")
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCE = ROOT / "notebooks" / FILE_NAME
+SOURCE = ROOT / "bakers_lab" / "teach" / TEACHER_FILE  # the teacher's copy
+STUDENT = ROOT / "notebooks" / FILE_NAME  # the student's copy: what notebooks/ holds
 SHOTS = Path(os.environ.get("BAKERS_LAB_SCREENSHOTS", ROOT / "tests" / "screenshots"))
 SMALL = "SEARCH_DEALS = 10\nHEURISTIC_DEALS = 20\n"  # the micro deals only: seconds, not a minute
 ONE_POSITION = "Foundations: H-3 C-3 D-3 S-2\n:\n3S\n"  # won by 3S>F
@@ -72,11 +78,42 @@ def _result(cell) -> str | None:
 
 
 # -- the notebook and its copies ---------------------------------------------------
-def test_the_exercises_are_the_one_notebook_of_notebooks():
+def test_notebooks_hold_the_students_copy_and_the_teachers_is_asked_for_by_name(tmp_path):
     # bakers_lab/notebooks is notebooks/ (a link in a clone, its files in the wheel)
-    assert (ROOT / "bakers_lab" / "notebooks").resolve() == SOURCE.parent
-    assert not (ROOT / "bakers_lab" / "teach" / FILE_NAME).exists()  # no second copy
+    assert (ROOT / "bakers_lab" / "notebooks").resolve() == STUDENT.parent
     assert exercises_notebook() == json.loads(SOURCE.read_text(encoding="utf-8"))
+    # notebooks/ holds the student's copy (bakers-lab exercises --out notebooks --force
+    # writes it anew from the teacher's): make lab and bakers-lab notebooks give out no other
+    assert json.loads(STUDENT.read_text(encoding="utf-8")) == student_copy(exercises_notebook())
+    written = copy_notebooks(tmp_path / "class")
+    texts = {p.name: p.read_text(encoding="utf-8") for p in written}
+    assert texts[FILE_NAME] == STUDENT.read_text(encoding="utf-8")
+    assert not any("BEGIN SOLUTION" in t or "For teachers" in t for t in texts.values())
+    # the teacher's copy opens with what a teacher needs, the student's with the exercises
+    first = exercises_notebook()["cells"][0]
+    assert teacher_only(first) and _text(first).startswith("# For teachers: this is the teacher")
+    for step in ("generate_assignment", "autograde", "generate_feedback", "formgrader"):
+        assert step in _text(first), step
+    assert _text(student_copy(exercises_notebook())["cells"][0]).startswith("# Exercises:")
+
+
+def test_exercises_help_tells_teachers_how_to_grade_a_class(capsys):
+    with pytest.raises(SystemExit):
+        main(["exercises", "--help"])
+    shown = capsys.readouterr().out
+    assert shown.endswith(FOR_TEACHERS)
+    first = _text(exercises_notebook()["cells"][0])  # the teacher's copy says the same steps
+    for command in re.findall(r"(?:bakers-lab|nbgrader) [a-z_]+ [^ ;,)`\n]+", FOR_TEACHERS):
+        assert command in " ".join(first.split()), command
+    graded = [c["metadata"].get("nbgrader", {}) for c in exercises_notebook()["cells"]]
+    points = [g["points"] for g in graded if g.get("grade")]
+    assert "(3, 3, 3 and 1 of 12)" in FOR_TEACHERS and points == [3, 3, 3, 1, 2]
+
+
+def test_the_teachers_copy_is_stored_clean():
+    for i, cell in enumerate(exercises_notebook()["cells"]):
+        if cell["cell_type"] == "code":
+            assert cell["outputs"] == [] and cell["execution_count"] is None, f"cell {i}"
 
 
 def test_notebook_is_an_nbgrader_assignment():
@@ -104,7 +141,10 @@ def test_student_copy_is_what_nbgrader_writes():
     nb = nbformat.reads(SOURCE.read_text(), as_version=4)
     theirs, _ = preprocessors.ClearSolutions().preprocess(copy.deepcopy(nb), {})
     ours = student_copy(exercises_notebook())
-    assert [_text(c) for c in ours["cells"]] == [c.source for c in theirs.cells]
+    # nbgrader keeps the cell for teachers, which ours leaves out
+    assert [_text(c) for c in ours["cells"]] == [
+        c.source for c in theirs.cells if not teacher_only(c)
+    ]
     stripped = [
         _text(c) for c in ours["cells"] if "# YOUR CODE HERE\n" in _text(c) or _text(c) == TEXT_STUB
     ]
@@ -188,7 +228,7 @@ def test_nbgrader_autogrades_a_right_and_a_wrong_submission(tmp_path):
     (course / "source" / "ps1" / FILE_NAME).write_text(SOURCE.read_text())
     _nbgrader(course, "generate_assignment", "ps1", "--create")
     released = json.loads((course / "release" / "ps1" / FILE_NAME).read_text())
-    assert [_text(c) for c in released["cells"]] == [
+    assert [_text(c) for c in released["cells"] if not teacher_only(c)] == [
         _text(c) for c in student_copy(exercises_notebook())["cells"]
     ]
 

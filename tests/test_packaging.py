@@ -5,6 +5,10 @@ outside the clone and tried by .ci/smoke.sh (in .ci/run)."""
 
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -150,3 +154,32 @@ def test_replaying_a_row_of_the_compact_table_says_where_the_moves_are(compact):
         "a survey row needs the columns deal, variant and solution; this one has no "
         f"solution; {datadir.FULL_DATA_HINT}"
     )
+
+
+def test_notebooks_with_outputs_are_found_and_cleared(tmp_path):
+    # make lint and make wheel run .ci/clean_notebooks.py: a run saved by JupyterLab
+    # (make lab) reaches neither a commit nor the wheel
+    check = ROOT / ".ci" / "clean_notebooks.py"
+    done = subprocess.run([sys.executable, str(check)], capture_output=True, text=True)
+    assert (done.returncode, done.stderr) == (0, "")  # the repository's are clean
+    for folder in ("notebooks", "bakers_lab/teach", "bakers_lab/display/app"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / ".ci").mkdir()
+    shutil.copy(check, tmp_path / ".ci" / "clean_notebooks.py")
+    ran = json.loads((ROOT / "notebooks" / "01_replay.ipynb").read_text(encoding="utf-8"))
+    code = [c for c in ran["cells"] if c["cell_type"] == "code"]
+    code[0]["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "hello\n"}]
+    code[1]["execution_count"] = 7
+    (tmp_path / "notebooks" / "01_replay.ipynb").write_text(json.dumps(ran))
+    copied = tmp_path / ".ci" / "clean_notebooks.py"
+    done = subprocess.run([sys.executable, str(copied)], capture_output=True, text=True)
+    assert done.returncode == 1
+    assert done.stderr == (
+        "notebooks/01_replay.ipynb: 2 code cells hold outputs of a run\n"
+        "notebooks are kept without outputs: make clean-notebooks clears them\n"
+    )
+    fixed = subprocess.run([sys.executable, str(copied), "--fix"], capture_output=True, text=True)
+    assert fixed.stdout == "cleared 2 cells of notebooks/01_replay.ipynb\n"
+    after = json.loads((tmp_path / "notebooks" / "01_replay.ipynb").read_text(encoding="utf-8"))
+    assert [c["source"] for c in after["cells"]] == [c["source"] for c in ran["cells"]]
+    assert subprocess.run([sys.executable, str(copied)]).returncode == 0

@@ -1,16 +1,18 @@
 """The exercises notebook: the teacher's copy, the student's copy, and one small check.
 
-The notebook (``notebooks/05_exercises.ipynb``, which the package ships as
-``bakers_lab/notebooks/05_exercises.ipynb``) is written for
+The teacher's copy (``bakers_lab/teach/exercises_teacher.ipynb``) is written for
 nbgrader: each answer cell carries nbgrader's metadata and its solution between
 ``### BEGIN SOLUTION`` and ``### END SOLUTION``; each check cell calls
 :func:`~bakers_lab.teach.check_search` or :func:`~bakers_lab.teach.check_heuristic`
 and ends in ``report.grade(points)``, the partial credit nbgrader's autograder
-reads.
+reads.  Its first cell, "For teachers", says how to grade a class.  The student's
+copy is the one in ``notebooks/`` (what ``bakers-lab notebooks DIR`` copies out); a
+test keeps it equal to :func:`student_copy` of the teacher's.
 
 - :func:`student_copy` strips the solutions as ``nbgrader generate_assignment``
   does (nbgrader's code stub ``# YOUR CODE HERE`` / ``raise NotImplementedError()``,
-  its text stub ``YOUR ANSWER HERE``), and clears outputs; it needs no nbgrader;
+  its text stub ``YOUR ANSWER HERE``), drops the cells for teachers only and clears
+  outputs; it needs no nbgrader;
 - :func:`write_exercises` writes either copy into a folder (what
   ``bakers-lab exercises --out DIR [--solutions]`` runs);
 - :func:`check_overestimate`: the check of the question on ``burial``: a
@@ -22,7 +24,7 @@ reads.
 False
 >>> r = check_overestimate(lambda s: 5, "Foundations: H-3 C-3 D-3 S-2\\n:\\n3S\\n")
 >>> r.summary()
-'<lambda>: every check passed (1 of 1 points) on 1 position'
+'<lambda>: every check passed (1 of 1) on 1 position'
 """
 
 from __future__ import annotations
@@ -47,18 +49,24 @@ from bakers_lab.utils.validate import describe, shown
 __all__ = [
     "CODE_STUB",
     "FILE_NAME",
+    "FOR_TEACHERS",
     "SOLUTION_BEGIN",
     "SOLUTION_END",
+    "TEACHER_FILE",
     "TEXT_STUB",
     "CounterexampleReport",
     "check_overestimate",
     "exercises_notebook",
     "student_copy",
+    "teacher_only",
     "write_exercises",
 ]
 
-#: The notebook's file name (in the package, in ``notebooks/``, and as written).
+#: The notebook's file name (the student's copy in ``notebooks/``, and either copy as
+#: written by :func:`write_exercises`).
 FILE_NAME = "05_exercises.ipynb"
+#: The teacher's copy, in the package beside this module (never in ``notebooks/``).
+TEACHER_FILE = "exercises_teacher.ipynb"
 #: nbgrader's delimiters of a solution region, and its stubs for a Python notebook.
 SOLUTION_BEGIN = "### BEGIN SOLUTION"
 SOLUTION_END = "### END SOLUTION"
@@ -67,11 +75,31 @@ TEXT_STUB = "YOUR ANSWER HERE"
 
 Notebook = dict[str, Any]
 
+#: How a teacher runs a class with the exercises (``bakers-lab exercises --help`` ends
+#: with it; the teacher's copy opens with the same steps).
+FOR_TEACHERS = """\
+For teachers:
+  Students get the student's copy (bakers-lab exercises --out DIR, or the one among
+  bakers-lab notebooks DIR); the teacher's copy, with the solutions and these steps in
+  its first cell, only with --solutions. A class, with nbgrader
+  (pip install 'bakers_lab[exercises]'), in the course folder:
+  1. make the assignment: bakers-lab exercises --solutions --out source/ps1, then
+     nbgrader generate_assignment ps1; hand out bakers-lab exercises --out DIR
+     (nbgrader's release/ps1 copy without the teachers' cell)
+  2. collect each student's notebook into submitted/STUDENT/ps1/05_exercises.ipynb
+     (or nbgrader collect ps1)
+  3. grade: nbgrader autograde ps1 runs every check cell on unseen deals and reads its
+     last number as the exercise's points (3, 3, 3 and 1 of 12); the answer in words
+     (2 points) is graded by hand in nbgrader formgrader
+  4. read the reports: each check cell of autograded/STUDENT/ps1/05_exercises.ipynb
+     names the smallest deal the search gets wrong and what the bug probably is;
+     nbgrader generate_feedback ps1 makes them into HTML for the student
+"""
+
 
 def exercises_notebook() -> Notebook:
-    """The teacher's notebook (with solutions), as JSON."""
-    # the one copy: notebooks/ of a clone, which the package ships as bakers_lab/notebooks
-    text = files("bakers_lab").joinpath(f"notebooks/{FILE_NAME}").read_text(encoding="utf-8")
+    """The teacher's notebook (with solutions, and a first cell for teachers), as JSON."""
+    text = files("bakers_lab.teach").joinpath(TEACHER_FILE).read_text(encoding="utf-8")
     nb: Notebook = json.loads(text)
     return nb
 
@@ -102,10 +130,16 @@ def _strip(source: str, stub: str, where: str) -> str:
     return "\n".join(out)
 
 
+def teacher_only(cell: dict[str, Any]) -> bool:
+    """Whether ``cell`` is for teachers only (its metadata ``bakers_lab.teacher_only``):
+    the student's copy leaves it out."""
+    return bool(cell.get("metadata", {}).get("bakers_lab", {}).get("teacher_only", False))
+
+
 def student_copy(nb: Notebook) -> Notebook:
     """The student's copy of ``nb``: every solution region replaced by nbgrader's
     stub, a solution cell without a region (a Markdown answer) by the text stub,
-    and every output cleared.
+    the cells for teachers only left out, and every output cleared.
 
     >>> cell = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": 3,
     ...         "source": "def f():\\n    ### BEGIN SOLUTION\\n    return 1\\n    ### END SOLUTION"}
@@ -113,7 +147,8 @@ def student_copy(nb: Notebook) -> Notebook:
     'def f():\\n    # YOUR CODE HERE\\n    raise NotImplementedError()'
     """
     out = copy.deepcopy(nb)
-    for i, cell in enumerate(out.get("cells", [])):
+    out["cells"] = [c for c in out.get("cells", []) if not teacher_only(c)]
+    for i, cell in enumerate(out["cells"]):
         src = _source(cell)
         stub = CODE_STUB if cell.get("cell_type") == "code" else TEXT_STUB
         if SOLUTION_BEGIN in src:

@@ -136,7 +136,7 @@ def check_heuristic(
     >>> r = check_heuristic(detours, better_than="cards_not_home", cases=HEURISTIC_CASES[:20],
     ...                     quiet=True)
     >>> r.summary()
-    'detours: every check passed (5 of 5 points) on 597 positions'
+    'detours: every check passed (5 of 5) on 597 positions'
     >>> [(i.name, round(i.mean_ratio, 3)) for i in r.informed][:3]
     [('detours', 1.0), ('zero', 0.0), ('cards_not_home', 0.983)]
     """

@@ -17,7 +17,7 @@ sentence saying what the bug probably is.
 >>> c = Check("legal", "every line is legal and wins", True, 1.0, 1.0, "on 33 deals")
 >>> r = SearchReport("breadth_first", (c,), (), 33, 1.5)
 >>> r.summary()
-'breadth_first: every check passed (1 of 1 points) on 33 deals'
+'breadth_first: every check passed (1 of 1) on 33 deals'
 >>> r.assert_passed()
 >>> r.grade(3), r.check("legal").passed
 (3.0, True)
@@ -48,7 +48,7 @@ class Check:
 
     def __str__(self) -> str:
         mark = {True: "passed", False: "FAILED", None: "not judged"}[self.passed]
-        return f"[{mark}] {self.title} ({self.points:g}/{self.possible:g}): {self.report}"
+        return f"[{mark}] {self.title}: {self.report}"
 
 
 @dataclass(frozen=True)
@@ -139,10 +139,9 @@ class Report:
 
     def _headline(self, scope: str) -> str:
         if self.passed:
-            return (
-                f"{self.subject}: every check passed ({self.points:g} of {self.possible:g} "
-                f"points) {scope}"
-            )
+            # checks, not points: an exercise's points are the grade's (report.grade(3))
+            n = len(self.checks)
+            return f"{self.subject}: every check passed ({n} of {n}) {scope}"
         failed = sum(c.passed is False for c in self.checks)
         unjudged = sum(c.passed is None for c in self.checks)
         first = self.failure
@@ -153,10 +152,7 @@ class Report:
         else:
             where = "; " + next(c.report for c in self.checks if c.passed is not True)
         more = f", {unjudged} not judged" if unjudged else ""
-        return (
-            f"{self.subject}: {failed} of {len(self.checks)} checks failed{more} "
-            f"({self.points:g} of {self.possible:g} points){where}"
-        )
+        return f"{self.subject}: {failed} of {len(self.checks)} checks failed{more}{where}"
 
     def check(self, name: str) -> Check:
         """The check called ``name`` (``"shortest"``, ``"admissible"``, ...)."""

@@ -411,7 +411,7 @@ def check_search(
     >>> from bakers_lab.solve.search import breadth_first, depth_first
     >>> from bakers_lab.teach.cases import SEARCH_CASES
     >>> check_search(breadth_first, "breadth_first", cases=SEARCH_CASES[:8], quiet=True).summary()
-    'breadth_first: every check passed (7 of 7 points) on 8 deals'
+    'breadth_first: every check passed (7 of 7) on 8 deals'
     >>> r = check_search(depth_first, "breadth_first", cases=SEARCH_CASES[:8], quiet=True)
     >>> print(*r.failure.sentence.split(": "), sep="\\n")
     your line has 16 moves, a shortest one 12
