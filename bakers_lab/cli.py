@@ -30,6 +30,7 @@ import io
 import json
 import os
 import re
+import shlex
 import signal
 import socket
 import subprocess
@@ -496,7 +497,7 @@ def _game_and_moves(
 
 def _cmd_explain(args: argparse.Namespace) -> int:
     from bakers_lab.solve import DEFAULT_MAX_NODES
-    from bakers_lab.study.coach import explain
+    from bakers_lab.study.coach import LONGER_NODES, explain
 
     game, moves, variant = _game_and_moves(args)
     budget = DEFAULT_MAX_NODES if args.max_nodes is None else args.max_nodes
@@ -523,9 +524,28 @@ def _cmd_explain(args: argparse.Namespace) -> int:
         return 0
     print(f"{e.variant} game {e.deal}: {e.summary()}")
     if e.winning_line:
-        where = f"before move {e.index + 1}" if e.index is not None else "from the last position"
+        if e.index is not None:
+            where = f"before move {e.index + 1}"
+        elif e.status == "not_settled":
+            where = f"after move {e.winnable_until}" if e.winnable_until else "from the start"
+        else:
+            where = "from the last position"
         print(f"winning line {where}: {' '.join(str(m) for m in e.winning_line)}")
+    if e.status == "not_settled":
+        longer = max(10 * budget, LONGER_NODES)
+        print(f"a longer search may settle it: {_explain_again(args, longer)}")
     return 0
+
+
+def _explain_again(args: argparse.Namespace, budget: int) -> str:
+    """The command that asks ``explain`` again, as it was asked, with ``budget``."""
+    if args.pysol is not None:
+        game = f"--pysol {shlex.quote(args.pysol)}"
+    else:
+        variant = f" --variant {args.variant}" if args.variant else ""
+        moves = f" --moves {shlex.quote(args.moves)}" if args.moves else ""
+        game = f"{args.number}{variant}{moves}"
+    return f"bakers-lab explain {game} --max-nodes {budget}"
 
 
 def _cmd_hint(args: argparse.Namespace) -> int:

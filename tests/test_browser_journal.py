@@ -45,6 +45,43 @@ def journal_app(tmp_path_factory):
         yield base, journal
 
 
+def test_where_did_i_lose_on_a_lost_pysolfc_save_says_what_it_knows_and_offers_more(
+    page, journal_app
+):
+    from playwright.sync_api import expect
+
+    base, _ = journal_app
+    explorer = open_app(page, base)
+    open_file(page, explorer.locator(".bl-explorer-open"), "bakers_dozen_4_lost.pso")
+    expect(explorer.locator(".bl-explorer-pysol")).to_contain_text(
+        "Opened bakers_dozen_4_lost.pso: PySolFC's Baker's Dozen game 4"
+    )
+    message = explorer.locator(".bl-review-message")
+    t0 = time.monotonic()
+    explorer.get_by_role("button", name="Where did I lose?").click()
+    # within the quick search's seconds (QUICK_SECONDS) the app says what it knows: the
+    # last move after which the game could be won, the first after which it could not
+    expect(message).to_have_text(
+        re.compile(
+            r"^Not settled in 5 seconds: after your move (\d+) the game could still be won "
+            r"\(the winning line below starts there\), and after move (\d+) it could not: one "
+            r"of your moves \d+ to \d+ lost it\. Search longer below settles more: about a "
+            r"minute\.$"
+        ),
+        timeout=120_000,  # a hang guard: the answer comes in seconds
+    )
+    print(f"where did I lose, the lost save of game 4: {time.monotonic() - t0:.1f} s")
+    longer = explorer.get_by_role("button", name="Search longer")
+    expect(longer).to_be_visible()
+    heading = re.search(r"after your move (\d+)", message.inner_text())
+    assert heading is not None
+    expect(
+        explorer.get_by_text(f"The winning line after your move {heading.group(1)}")
+    ).to_be_visible()
+    shoot(page, "journal_lost_save_not_settled")
+    assert page.refused == []
+
+
 def test_a_pysolfc_save_opens_on_the_board_and_three_games_fill_my_games(page, journal_app):
     from playwright.sync_api import expect
 

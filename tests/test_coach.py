@@ -12,6 +12,7 @@ import pytest
 
 import bakers_lab as bl
 from bakers_lab.cli import main
+from bakers_lab.model.detours import detours
 from bakers_lab.study.coach import MAX_OPEN_PROBES, position_after
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -34,6 +35,7 @@ def check_lost_at(e: bl.Explanation) -> None:
     assert e.move == e.moves[e.index]
     before = position_after(e.start, list(e.moves[: e.index]))
     assert before.copy().play_all(list(e.winning_line)).is_won
+    assert detours(before, e.winning_line) == []  # a line a person can follow
     assert not before.copy().play_all([e.move]).is_won
     after = position_after(e.start, list(e.moves[: e.index + 1]))
     assert bl.solve(after, max_nodes=BUDGET).outcome == "unsolvable"
@@ -52,6 +54,7 @@ def test_the_move_found_lost_the_game(lost_games, player):
             settled += 1
         elif e.status == "still_winnable":  # the player gave up, or avoided a position again
             assert position_after(row).play_all(list(e.winning_line)).is_won
+            assert detours(position_after(row), e.winning_line) == []
         else:
             assert e.status == "not_settled"
     assert settled >= 5, settled

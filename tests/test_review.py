@@ -367,20 +367,36 @@ def test_a_top_card_with_nowhere_to_go_is_told_the_true_reason():
     )
 
 
-def test_a_game_not_settled_names_its_own_deal_in_the_longer_search():
+def test_a_game_not_settled_offers_the_longer_search_in_place():
     start = bl.deal(2, "good_measure")
     first = GameState.from_deal(start).legal_moves()[0]
     r = ReviewModel(start, [first], budget=1)
     r.explain()
+    assert r.can_search_longer
     assert r.message == (
-        "Not settled: the solver decided none of the positions within 1 node each. A longer "
-        "search may settle it: save the moves to a file and run bakers-lab explain 2 "
-        "--variant good_measure --moves FILE --max-nodes 50000000."
+        "The solver could not settle any position of your game within 1 position each. "
+        "Search longer below settles more: about a minute."
     )
-    own = GameState.from_text(GameState.from_deal(bl.deal(4)).to_text())  # no game number
-    r = ReviewModel(own, [own.legal_moves()[0]], budget=1)
-    r.explain()
-    assert r.message.endswith(
-        "A longer search may settle it: bl.explain(position, moves, max_nodes=50_000_000) in "
-        "Python."
+    r.search_longer()  # 50,000,000 positions each: this one is settled at once
+    assert not r.can_search_longer and r.explanation is not None
+    assert r.explanation.status in ("lost_at", "still_winnable", "never_winnable")
+
+
+def test_search_longer_is_offered_in_place_and_goes_on_from_the_quick_answer():
+    board = Board(bl.deal(2, "good_measure"))
+    yours = YourGame(board, budget=1)  # too small to settle anything: not settled at once
+    assert yours.longer.layout.display == "none"
+    first = board.model.game.legal_moves()[0]
+    _click_move(board, first)
+    yours.where.click()
+    assert _text(yours.message) == (
+        "The solver could not settle any position of your game within 1 position each. "
+        "Search longer below settles more: about a minute."
     )
+    assert yours.longer.layout.display is None and not yours.longer.disabled
+    yours.longer.click()  # 50,000,000 positions each: settled at once on this game
+    assert yours.review is not None and yours.review.explanation is not None
+    assert yours.review.explanation.status in ("lost_at", "still_winnable")
+    assert yours.longer.layout.display == "none"
+    assert yours.line is not None
+    assert not _text(yours.message).startswith("The solver could not")

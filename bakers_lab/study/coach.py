@@ -36,6 +36,7 @@ from typing import Any, Literal
 
 from bakers_lab.model.deals import Deal
 from bakers_lab.model.deals import deal as _deal
+from bakers_lab.model.detours import without_detours
 from bakers_lab.model.game import GameState
 from bakers_lab.model.moves import IllegalMoveError, Move, MoveError
 from bakers_lab.model.positions import move_list, start_of
@@ -44,9 +45,10 @@ from bakers_lab.solve.fast import DEFAULT_MAX_NODES, MAX_NODES, SolverError, Sol
 from bakers_lab.solve.players import GameRecord
 from bakers_lab.solve.shortest import PAR_BOUND, PAR_NODES, ShortestResult, shortest
 from bakers_lab.utils.present import counted
-from bakers_lab.utils.validate import as_bool, as_int, describe
+from bakers_lab.utils.validate import as_bool, as_int, as_number, describe
 
 __all__ = [
+    "LONGER_NODES",
     "MAX_OPEN_PROBES",
     "ExplainError",
     "Explanation",
@@ -58,6 +60,11 @@ __all__ = [
 
 Status = Literal["lost_at", "still_winnable", "never_winnable", "not_settled"]
 HintStatus = Literal["move", "won", "lost", "not_settled"]
+
+#: The budget per position of a longer search for the move that lost a game (what
+#: the app's "Search longer" and the CLI's advice ask): on the shipped lost save of
+#: game 4, which 5,000,000 leave open, it names the move in about 50 s on a slow computer.
+LONGER_NODES = 50_000_000
 
 #: :func:`explain` gives up (``not_settled``) after this many positions the
 #: solver could not settle: each costs the whole budget, and the positions near
@@ -79,7 +86,10 @@ class Explanation:
     last position can still be won: ``winning_line`` wins from there),
     ``never_winnable`` (the deal itself is proven unsolvable) or
     ``not_settled`` (the solver could not decide every position it needed
-    within its budget: ``winnable_until`` and ``lost_by`` bound the move).
+    within its budget: ``winnable_until`` and ``lost_by`` bound the move, and
+    ``winning_line`` wins from the position after ``winnable_until`` moves).
+    A winning line is one a person can follow: the solver's, without its
+    detours (:func:`~bakers_lab.model.detours.without_detours`).
     """
 
     status: Status
@@ -98,6 +108,10 @@ class Explanation:
     nodes: int = field(default=0, compare=False, repr=False)
     seconds: float = field(default=0.0, compare=False, repr=False)
     max_nodes: int = field(default=DEFAULT_MAX_NODES, compare=False, repr=False)
+    #: The time asked for (``max_seconds``), or None for no limit, and whether the
+    #: search stopped for it (positions left to decide when the time was up).
+    max_seconds: float | None = field(default=None, compare=False, repr=False)
+    out_of_time: bool = field(default=False, compare=False, repr=False)
     #: The position the game started from (for pictures; not compared).
     start: GameState | None = field(default=None, compare=False, repr=False)
     #: The shortest win from the start (:func:`~bakers_lab.shortest`), when it
@@ -134,14 +148,18 @@ class Explanation:
         what = f"game {self.deal}" if self.deal is not None else "the start position"
         if self.status == "never_winnable":
             return f"{what} could never be won: the solver proved it unsolvable"
-        budget = counted(self.max_nodes, "node")
+        within = f"within {counted(self.max_nodes, 'node')} each"
+        if self.out_of_time:
+            within = f"within the {self.max_seconds:g} seconds asked"
         if self.winnable_until is None and self.lost_by is None:
-            return f"not settled: the solver decided none of the positions within {budget} each"
+            return f"not settled: the solver decided none of the positions {within}"
         won = (
             f"winnable after {counted(self.winnable_until, 'move')}"
             if self.winnable_until is not None
             else "not known winnable at any point"
         )
+        if self.winnable_until is not None and self.winning_line:
+            won += f" (a winning line of {counted(len(self.winning_line), 'move')} from there)"
         lost = (
             f"lost after {counted(self.lost_by, 'move')} at the latest"
             if self.lost_by is not None
@@ -149,7 +167,7 @@ class Explanation:
         )
         return (
             f"not settled: {won}, {lost}; the solver could not decide the positions "
-            f"in between within {budget} each"
+            f"in between {within}"
         )
 
     def _repr_html_(self) -> str:
@@ -280,6 +298,8 @@ def explain(
     variant: str | Rules | None = None,
     max_nodes: int = DEFAULT_MAX_NODES,
     with_par: bool = True,
+    max_seconds: float | None = None,
+    resume: Explanation | None = None,
 ) -> Explanation:
     """Find the move after which a game could no longer be won.
 
@@ -298,7 +318,11 @@ def explain(
     naming it and why, and so does a move list that wins the game.  Then the
     positions are decided by bisection (the last one first, then the start):
     about ``log2(len(moves))`` solves.  After :data:`MAX_OPEN_PROBES`
-    positions the solver could not settle, the answer is ``not_settled``.
+    positions the solver could not settle, the answer is ``not_settled``;
+    so it is once ``max_seconds`` have passed (no position is begun after
+    that; one begun runs to its budget).  ``resume``, an earlier explanation
+    of the same game, starts from what it settled: a longer search goes on
+    where a quick one stopped.
 
     >>> e = explain(64, "")                  # game 64 is proven unsolvable
     >>> e.status, e.index
@@ -312,21 +336,50 @@ def explain(
     start, seq, number = _game_of(game, moves, variant)
     max_nodes = as_int(max_nodes, "max_nodes", low=1, high=MAX_NODES)
     with_par = as_bool(with_par, "with_par")
+    if max_seconds is not None:
+        max_seconds = as_number(max_seconds, "max_seconds", low=0, high=10**6, low_open=True)
     played = _replay(start, seq)
     n = len(played)
     verdicts: dict[int, SolveResult] = {}
 
-    def decide(i: int) -> str:
+    def position(i: int) -> GameState:
         g = start.copy()
         for m in played[:i]:
             g.play(m)
-        verdicts[i] = solve(g, max_nodes=max_nodes)
+        return g
+
+    def decide(i: int, budget: int) -> str:
+        verdicts[i] = solve(position(i), max_nodes=budget)
         return verdicts[i].outcome
+
+    def budget_left() -> int:
+        """The budget of the next position: ``max_nodes``, or within ``max_seconds``
+        what the time left allows at the speed the solver has shown (0: stop)."""
+        if max_seconds is None:
+            return max_nodes
+        left = max_seconds - (time.perf_counter() - t0)
+        spent = sum(r.seconds for r in verdicts.values())
+        if left <= 0:
+            return 0
+        if spent < 0.05:  # no speed known yet: the whole budget
+            return max_nodes
+        rate = sum(r.nodes for r in verdicts.values()) / spent
+        budget = min(max_nodes, int(left * rate))
+        return budget if budget >= max_nodes // 100 else 0  # too little to settle anything
 
     # lo: last position known winnable; hi: first known unwinnable (positions 0 … n)
     lo, hi, open_probes = -1, n + 1, 0
     order = [n, 0] if n else [0]
+    known_line: tuple[Move, ...] = ()  # a winning line from lo, from resume
+    if resume is not None:
+        lo, hi, known_line = _resumed(resume, start, played)
+        order = []
+    out_of_time = False
     while hi - lo > 1 and open_probes < MAX_OPEN_PROBES:
+        budget = budget_left()
+        if budget == 0:
+            out_of_time = True
+            break
         untried = [i for i in range(lo + 1, hi) if i not in verdicts]
         if not untried:
             break
@@ -335,7 +388,7 @@ def explain(
         else:
             mid = (lo + hi) / 2
             i = min(untried, key=lambda j: (abs(j - mid), j))
-        outcome = decide(i)
+        outcome = decide(i, budget)
         if outcome == "solved":
             lo = i
         elif outcome == "unsolvable":
@@ -343,22 +396,25 @@ def explain(
         else:
             open_probes += 1
     found: dict[str, Any] = {}
+    line_from_lo = verdicts[lo].moves if lo in verdicts else known_line
     if lo == n:
         status: Status = "still_winnable"
-        found["winning_line"] = verdicts[n].moves
+        found["winning_line"] = line_from_lo
     elif hi == 0:
         status = "never_winnable"
     elif hi - lo == 1:
         status = "lost_at"
-        line = verdicts[lo].moves
-        if not line or line[0] == played[lo]:
+        if not line_from_lo or line_from_lo[0] == played[lo]:
             raise SolverError(
                 f"position {lo} was solved by playing {played[lo]}, "
                 f"yet the position after it was proven unsolvable"
             )
-        found = {"index": lo, "move": played[lo], "winning_line": line}
+        found = {"index": lo, "move": played[lo], "winning_line": line_from_lo}
     else:
         status = "not_settled"
+        found["winning_line"] = line_from_lo if lo >= 0 else ()
+    if found.get("winning_line"):  # a line a person can follow
+        found["winning_line"] = without_detours(position(lo), found["winning_line"])
     par = None
     if with_par and status in ("lost_at", "still_winnable"):
         par = shortest(start, max_nodes=min(PAR_NODES, max_nodes), bound=PAR_BOUND)
@@ -376,9 +432,29 @@ def explain(
         nodes=sum(r.nodes for r in verdicts.values()),
         seconds=time.perf_counter() - t0,
         max_nodes=max_nodes,
+        max_seconds=max_seconds,
+        out_of_time=out_of_time,
         start=start,
         par=par,
     )
+
+
+def _resumed(
+    resume: object, start: GameState, played: tuple[Move, ...]
+) -> tuple[int, int, tuple[Move, ...]]:
+    """What an earlier explanation of the same game settled: the last position known
+    winnable, the first known lost, and the winning line from the first."""
+    if not isinstance(resume, Explanation):
+        raise TypeError(f"resume must be an Explanation (of explain), not {describe(resume)}")
+    same = resume.start is not None and resume.start.key() == start.key()
+    if not same or resume.moves != played:
+        raise ValueError("resume is an explanation of another game: give the same game and moves")
+    n = len(played)
+    lo = resume.winnable_until if resume.winnable_until is not None else -1
+    hi = resume.lost_by if resume.lost_by is not None else n + 1
+    if resume.status == "lost_at" and resume.index is not None:
+        lo, hi = resume.index, resume.index + 1
+    return lo, hi, resume.winning_line if lo >= 0 else ()
 
 
 @dataclass(frozen=True)

@@ -293,12 +293,17 @@ class MyGames(widgets.VBox):
             "Where did I lose?", "search", "which of your moves lost this game"
         )
         self.where.button_style = "warning"
+        self.longer = make_button(
+            "Search longer", "hourglass-half", "a longer search for the move that lost this game"
+        )
+        self.longer.layout.display = "none"  # shown when an answer is not settled
+        self._review: tuple[ReviewModel, int, str] | None = None  # the answer shown
         self.answer_text = widgets.HTML()
         self.answer = widgets.VBox()
         self._lost_box = widgets.VBox(
             [
                 widgets.HTML("<h4>Your lost games</h4>"),
-                widgets.HBox([self.lost, self.where]),
+                widgets.HBox([self.lost, self.where, self.longer]),
                 self.answer_text,
                 self.answer,
             ]
@@ -312,6 +317,8 @@ class MyGames(widgets.VBox):
         self.source.observe(lambda _: self.refresh(), names="value")
         self.stats.observe(lambda _: self._open_stats(), names="value")
         self.where.on_click(lambda _: self._run(self._where_lost))
+        self.longer.on_click(lambda _: self._run(self._search_longer))
+        self.lost.observe(lambda _: self._forget_review(), names="value")
         super().__init__(
             [
                 widgets.HBox([self.keep, self.where_kept]),
@@ -504,28 +511,41 @@ class MyGames(widgets.VBox):
         if not review.ok:
             self.answer_text.value = escape(on_screen(review.message))
             return
-        self.where.disabled = True
-        try:
-            with Ticker(self.answer_text, f"Looking for the move that lost game {number}…"):
-                review.explain()
-        finally:
-            self.where.disabled = False
+        self._busy(review.explain, f"Looking for the move that lost game {number}…")
+        self._review = (review, number, variant)
         self.answer_text.value = f"<b>{escape(on_screen(review.message))}</b>"
         self._show(review, number, variant)
 
+    def _forget_review(self) -> None:
+        """Another lost game chosen: the longer search was for the one before."""
+        self._review = None
+        self.longer.layout.display = "none"
+
+    def _search_longer(self) -> None:
+        if self._review is None or not self._review[0].can_search_longer:
+            return
+        review, number, variant = self._review
+        self._busy(review.search_longer, f"Searching longer for the move that lost game {number}…")
+        self.answer_text.value = f"<b>{escape(on_screen(review.message))}</b>"
+        self._show(review, number, variant)
+
+    def _busy(self, work: Any, text: str) -> None:
+        """``work()`` with the buttons off and a progress line counting the seconds."""
+        self.where.disabled = self.longer.disabled = True
+        try:
+            with Ticker(self.answer_text, text):
+                work()
+        finally:
+            self.where.disabled = self.longer.disabled = False
+
     def _show(self, review: ReviewModel, number: int, variant: str) -> None:
+        self.longer.layout.display = None if review.can_search_longer else "none"
         parts: list[Any] = []
         n = rules(variant).columns
         layout = f"{n - n // 2}+{n // 2}"
         for heading, model, mark in (
             ("Your game", review.yours, review.yours.mark if review.yours else None),
-            (
-                f"The winning line before your move {review.line_from + 1}"
-                if review.yours is not None and review.yours.mark is not None
-                else "The winning line from where you are",
-                review.line,
-                None,
-            ),
+            (review.line_heading, review.line, None),
         ):
             if model is None or not model.n:
                 continue

@@ -191,10 +191,19 @@ class ReplayModel:
         """True when the moves do not win (a lost game, or one not finished)."""
         return self.n > 0 and not self.final.is_won
 
-    def explain(self, budget: int = DEFAULT_BUDGET) -> Explanation:
+    def explain(
+        self,
+        budget: int = DEFAULT_BUDGET,
+        *,
+        max_seconds: float | None = None,
+        resume: Explanation | None = None,
+    ) -> Explanation:
         """Where the game was lost (:func:`~bakers_lab.study.coach.explain`, each
-        position within ``budget`` nodes); the game must not be won."""
-        return explain(self.start, list(self.moves), max_nodes=budget)
+        position within ``budget`` nodes, all within ``max_seconds``, going on from
+        ``resume``); the game must not be won."""
+        return explain(
+            self.start, list(self.moves), max_nodes=budget, max_seconds=max_seconds, resume=resume
+        )
 
     def with_loss(self, e: Explanation) -> ReplayModel:
         """This replay with the move that lost the game marked (``e`` from :meth:`explain`)."""

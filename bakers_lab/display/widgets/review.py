@@ -39,11 +39,17 @@ from bakers_lab.model.moves import Move
 from bakers_lab.model.positions import move_list, start_of
 from bakers_lab.solve.fast import DEFAULT_MAX_NODES, MAX_NODES
 from bakers_lab.solve.shortest import ShortestResult
-from bakers_lab.study.coach import ExplainError, Explanation, position_after
+from bakers_lab.study.coach import LONGER_NODES, ExplainError, Explanation, position_after
 from bakers_lab.utils.present import counted
 from bakers_lab.utils.validate import as_int, describe
 
-__all__ = ["ReviewModel", "YourGame"]
+__all__ = ["QUICK_SECONDS", "ReviewModel", "YourGame"]
+
+#: How long "Where did I lose?" searches before it says what it knows, in seconds (the
+#: last position gets the budget the time left allows at the solver's speed so far; the
+#: line without detours and the page take a few seconds more: on the shipped lost save
+#: of game 4, 9 s from the click to the answer on a slow computer).
+QUICK_SECONDS = 5.0
 
 
 class ReviewModel:
@@ -114,15 +120,52 @@ class ReviewModel:
         y = self.yours
         return y is not None and y.n > 0 and not y.final.is_won and self.explanation is None
 
-    def explain(self) -> Explanation | None:
-        """Ask the solver where the game was lost (once); ``None`` when there is
-        nothing to ask (illegal moves, no move, a won game)."""
+    @property
+    def line_heading(self) -> str:
+        """The heading of the winning line: where in your game it starts."""
+        if self.yours is not None and self.yours.mark is not None:
+            return f"The winning line before your move {self.line_from + 1}"
+        e = self.explanation
+        if e is not None and e.status == "not_settled":
+            if self.line_from:
+                return f"The winning line after your move {self.line_from}"
+            return "The winning line from the start"
+        return "The winning line from where you are"
+
+    @property
+    def can_search_longer(self) -> bool:
+        """True when the answer is not settled and a longer search may settle it."""
+        e = self.explanation
+        return (
+            e is not None
+            and e.status == "not_settled"
+            and (e.out_of_time or e.max_nodes < LONGER_NODES)
+        )
+
+    def explain(self, max_seconds: float | None = QUICK_SECONDS) -> Explanation | None:
+        """Ask the solver where the game was lost (once), within ``max_seconds``;
+        ``None`` when there is nothing to ask (illegal moves, no move, a won game).
+        An answer not settled in time says what is known, and :meth:`search_longer`
+        goes on from it."""
         if not self.needs_solver:
             return self.explanation
         assert self.yours is not None
-        yours = self.yours
-        e = yours.explain(self.budget)
+        return self._take(self.yours.explain(self.budget, max_seconds=max_seconds))
+
+    def search_longer(self) -> Explanation | None:
+        """Go on from an answer not settled, with :data:`LONGER_NODES` per position
+        and no time limit (about a minute on a slow computer)."""
+        if not self.can_search_longer:
+            return self.explanation
+        assert self.yours is not None
+        return self._take(self.yours.explain(LONGER_NODES, resume=self.explanation))
+
+    def _take(self, e: Explanation) -> Explanation:
+        """The answer ``e``: the message, your replay with the losing move marked, and
+        the winning line to study."""
         self.explanation = e
+        assert self.yours is not None
+        yours = self.yours
         n = yours.n
         if e.status == "lost_at":
             assert e.index is not None and e.move is not None
@@ -149,27 +192,38 @@ class ReviewModel:
                 "wins it, so none of your moves lost it."
             )
         else:
-            said = e.summary()  # "not settled: winnable after …" says so already
-            said = (
-                said[0].upper() + said[1:]
-                if said.startswith("not settled")
-                else f"Not settled: {said}"
-            )
-            self.message = f"{said}. A longer search may settle it: {self.longer_search()}."
+            self.message = self._not_settled(e)
+            lo = e.winnable_until
+            if lo is not None and e.winning_line:
+                self.line_from = lo
+                self.line = ReplayModel(yours.position(lo), list(e.winning_line), ended="solved")
         return e
 
-    def longer_search(self) -> str:
-        """How to ask a longer search where this game was lost, with its own deal.
-
-        >>> ReviewModel(4, "").longer_search()[33:]
-        'bakers-lab explain 4 --variant bakers_dozen --moves FILE --max-nodes 50000000'
-        """
-        if self.number is None:  # a position of one's own: no game number to name
-            return "bl.explain(position, moves, max_nodes=50_000_000) in Python"
-        return (
-            f"save the moves to a file and run bakers-lab explain {self.number} --variant "
-            f"{self.start.rules.name} --moves FILE --max-nodes 50000000"
-        )
+    def _not_settled(self, e: Explanation) -> str:
+        """What an answer not settled knows, in one sentence, and what comes next."""
+        took = (
+            f"in {e.max_seconds:g} seconds" if e.out_of_time
+            else f"within {counted(e.max_nodes, 'position')} each"
+        )  # fmt: skip
+        lo, hi = e.winnable_until, e.lost_by
+        if lo is None and hi is None:
+            known = f"The solver could not settle any position of your game {took}"
+        else:
+            after = (
+                f"after your move {lo} the game could still be won (the winning line below "
+                f"starts there)" if lo else "the deal could be won from the start"
+            ) if lo is not None else "no position of your game was proven winnable"  # fmt: skip
+            if hi is not None:
+                which = f"moves {(lo or 0) + 1} to {hi}" if lo is not None else f"moves 1 to {hi}"
+                known = (
+                    f"Not settled {took}: {after}, and after move {hi} it could not: one of "
+                    f"your {which} lost it"
+                )
+            else:
+                known = f"Not settled {took}: {after}; whether any later move lost it is open"
+        if self.can_search_longer:
+            return f"{known}. Search longer below settles more: about a minute."
+        return f"{known}; that is as far as the solver goes here."
 
     def __repr__(self) -> str:
         moves = self.yours.n if self.yours is not None else "illegal"
@@ -209,6 +263,11 @@ class YourGame(widgets.VBox):
         self.line: Replay | None = None
         self.where = make_button("Where did I lose?", "search", "which of your moves lost the game")
         self.where.button_style = "warning"
+        self.longer = make_button(
+            "Search longer", "hourglass-half", "a longer search for the move that lost the game"
+        )
+        self.longer.layout.display = "none"  # shown when an answer is not settled
+        self.longer.on_click(lambda _: self._search_longer())
         self.paste = widgets.Textarea(
             placeholder="Paste a game: moves like AD>F 7C>8H 10H>E, separated by spaces, "
             "commas or line breaks",
@@ -225,7 +284,7 @@ class YourGame(widgets.VBox):
         board.on_change(self._board_changed)
         super().__init__(
             [
-                widgets.HBox([self.where, self.message]),
+                widgets.HBox([self.where, self.message, self.longer]),
                 widgets.HBox([self.paste, self.replay_pasted]),
                 self._answer,
             ]
@@ -305,12 +364,27 @@ class YourGame(widgets.VBox):
         if pasted and review.yours is not None:
             self._load(review.yours.final)
         if review.needs_solver:
-            self.where.disabled = self.replay_pasted.disabled = True
-            try:
-                with Ticker(self.message, "Looking for the move that lost the game…"):
-                    review.explain()
-            finally:
-                self.where.disabled = self.replay_pasted.disabled = False
+            self._busy(review.explain, "Looking for the move that lost the game…")
+        self._say(review.message, strong=True)
+        self._show(review)
+
+    def _busy(self, work: Any, text: str) -> None:
+        """``work()`` with the buttons off and a progress line counting the seconds."""
+        buttons = (self.where, self.replay_pasted, self.longer)
+        for b in buttons:
+            b.disabled = True
+        try:
+            with Ticker(self.message, text):
+                work()
+        finally:
+            for b in buttons:
+                b.disabled = False
+
+    def _search_longer(self) -> None:
+        review = self.review
+        if review is None or not review.can_search_longer:
+            return
+        self._busy(review.search_longer, "Searching longer for the move that lost the game…")
         self._say(review.message, strong=True)
         self._show(review)
 
@@ -325,12 +399,7 @@ class YourGame(widgets.VBox):
         if review.line is not None:
             self.line = Replay(review.line, layout=self._layout, find_loss=False)
             self.line.add_class("bl-review-line")
-            where = (
-                f"before your move {review.line_from + 1}"
-                if review.yours is not None and review.yours.mark is not None
-                else "from where you are"
-            )
-            parts.append(self._with_continue(f"The winning line {where}", self.line))
+            parts.append(self._with_continue(review.line_heading, self.line))
         self._place(*parts)
 
     def _with_continue(self, heading: str, replay: Replay) -> Any:
@@ -356,6 +425,8 @@ class YourGame(widgets.VBox):
         self.board_widget.bring_into_view()
 
     def _place(self, *children: Any) -> None:
+        review = self.review
+        self.longer.layout.display = None if review and review.can_search_longer else "none"
         old = self._answer.children
         self._answer.children = children
         for w in old:

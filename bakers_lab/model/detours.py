@@ -1,0 +1,179 @@
+"""A line a person can follow: a line of moves with its detours taken out.
+
+A solver's winning line is whatever its search found first: from a hard position it
+may move the Queen of clubs from one King to another and back a dozen times while it
+builds elsewhere.  :func:`without_detours` shortens such a line until none of these
+is left, and never changes where it leads:
+
+- **a shortcut**: when a later position of the line can be reached from an earlier
+  one in fewer moves (0, 1 or 2) than the line takes, the moves between are replaced
+  by the short way.  A position seen twice (a move undone by a later one) is a
+  shortcut of 0 moves; a card moved twice in a row, first to one place and then to
+  another, is one of 1 move, the card going straight to its second place;
+- **a move that served nothing**: a move, or two moves of the same card (there and
+  back), whose removal leaves every later move legal and the line ending in the
+  same position.
+
+Each change makes the line shorter, and every line is replayed by the rule engine
+after each change, so the result is legal from ``start`` and ends in the position
+the given line ends in (a won line stays won).
+
+>>> from bakers_lab.model.deals import deal
+>>> from bakers_lab.model.game import GameState
+>>> g = GameState.from_deal(deal(1))
+>>> [str(m) for m in without_detours(g, ["AD>F", "TC>JC", "TC>JD", "TC>JC", "6S>7C"])]
+['AD>F', 'TC>JC', '6S>7C']
+>>> [str(m) for m in without_detours(g, ["6S>7C", "AD>F", "6S>7H"])]
+['AD>F', '6S>7H']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bakers_lab.model.game import GameState
+from bakers_lab.model.moves import IllegalMoveError, Move, MoveError
+
+__all__ = ["SHORTCUT_DEPTH", "detours", "without_detours"]
+
+#: The longest short way looked for between two positions of a line.
+SHORTCUT_DEPTH = 2
+
+
+def _replay(start: GameState, line: Sequence[Move]) -> GameState | None:
+    """The position after ``line`` from ``start``, or ``None`` if a move is illegal."""
+    g = start.copy()
+    try:
+        for m in line:
+            g.play(m)
+    except (IllegalMoveError, MoveError):
+        return None
+    return g
+
+
+def _positions(start: GameState, line: Sequence[Move]) -> list[bytes]:
+    g = start.copy()
+    keys = [g.key()]
+    for m in line:
+        g.play(m)
+        keys.append(g.key())
+    return keys
+
+
+def _short_ways(g: GameState, depth: int) -> list[tuple[bytes, tuple[Move, ...]]]:
+    """Every position within ``depth`` moves of ``g`` with a way there (``g`` is
+    left as it was: each move is undone)."""
+    found: list[tuple[bytes, tuple[Move, ...]]] = [(g.key(), ())]
+    if depth == 0:
+        return found
+    for m in g.legal_moves():
+        g.play(m)
+        found += [(k, (m, *way)) for k, way in _short_ways(g, depth - 1)]
+        g.undo()
+    return found
+
+
+def _take_shortcuts(start: GameState, line: list[Move], depth: int) -> list[Move]:
+    """``line`` with every shortcut of up to ``depth`` moves taken, earliest first
+    (from each position, the one that saves most)."""
+    line = list(line)
+    keys = _positions(start, line)
+    last = {k: i for i, k in enumerate(keys)}  # the latest index of each position
+    g = start.copy()
+    i = 0
+    while i < len(line):
+        best: tuple[int, tuple[Move, ...]] | None = None  # (moves saved, the short way)
+        for k, way in _short_ways(g, depth):
+            saves = last.get(k, -1) - i - len(way)
+            if saves > 0 and (best is None or saves > best[0]):
+                best = (saves, way)
+        if best is not None:
+            saves, way = best
+            line[i : i + len(way) + saves] = way
+            keys = _positions(start, line)
+            last = {k: j for j, k in enumerate(keys)}
+        g.play(line[i])
+        i += 1
+    return line
+
+
+def _leave_out_needless(start: GameState, line: list[Move], end: bytes) -> list[Move]:
+    """``line`` without each move that served nothing (alone, or with the next move
+    of the same card), earliest first: the rest legal and ending at ``end``."""
+    line = list(line)
+    g = start.copy()  # the position before line[i]
+    i = 0
+    while i < len(line):
+        m = line[i]
+        later = next((j for j in range(i + 1, len(line)) if line[j].card == m.card), None)
+        tries = [line[i + 1 :]]
+        if later is not None:
+            tries.append(line[i + 1 : later] + line[later + 1 :])
+        for rest in tries:
+            after = _replay(g, rest)
+            if after is not None and after.key() == end:
+                line[i:] = rest
+                break
+        else:
+            g.play(m)
+            i += 1
+    return line
+
+
+def without_detours(start: GameState, line: Sequence[Move | str]) -> tuple[Move, ...]:
+    """``line`` (moves or their texts, legal from ``start``) without its detours:
+    no shortcut of up to :data:`SHORTCUT_DEPTH` moves left, no move (or there-and-back
+    pair of one card's moves) that could be left out; it ends in the same position.
+    An illegal move raises :class:`IllegalMoveError` as :meth:`GameState.play` does."""
+    g = start.copy()
+    moves = [g.play(m) for m in line]  # canonical, and checked
+    end = g.key()
+    while True:
+        before = len(moves)
+        moves = _take_shortcuts(start, moves, 1)  # the cheap ones first
+        moves = _leave_out_needless(start, moves, end)
+        moves = _take_shortcuts(start, moves, SHORTCUT_DEPTH)
+        if len(moves) == before:
+            return tuple(moves)
+
+
+def detours(start: GameState, line: Sequence[Move | str]) -> list[str]:
+    """What a person would call a detour in ``line`` (legal from ``start``), in words:
+    a move undone by the next one, a card moved twice in a row, a card taken somewhere
+    and back for nothing, a move that serves nothing (the line without it, or without
+    the pair, is legal and ends in the same position).  An empty list for a line one
+    can follow; :func:`without_detours` gives one.
+
+    >>> from bakers_lab.model.deals import deal
+    >>> detours(GameState.from_deal(deal(1)), ["6S>7C", "6S>7H", "AD>F"])
+    ['moves 1 and 2 move 6S twice in a row (6S>7C, 6S>7H)', 'move 1, 6S>7C, serves nothing']
+    """
+    g = start.copy()
+    before = [g.key()]
+    moves = []
+    for m in line:
+        moves.append(g.play(m))
+        before.append(g.key())
+    end = before[-1]
+    found = []
+    for i in range(len(moves) - 1):
+        a, b = moves[i], moves[i + 1]
+        if before[i + 2] == before[i]:
+            found.append(f"move {i + 2}, {b}, undoes move {i + 1}, {a}")
+        elif a.card == b.card:
+            found.append(f"moves {i + 1} and {i + 2} move {a.card} twice in a row ({a}, {b})")
+    g = start.copy()
+    for i, m in enumerate(moves):
+        later = next((j for j in range(i + 2, len(moves)) if moves[j].card == m.card), None)
+        alone = _replay(g, moves[i + 1 :])
+        if alone is not None and alone.key() == end:
+            found.append(f"move {i + 1}, {m}, serves nothing")
+        elif later is not None:
+            pair = _replay(g, moves[i + 1 : later] + moves[later + 1 :])
+            if pair is not None and pair.key() == end:
+                found.append(
+                    f"moves {i + 1} and {later + 1} take {m.card} there and back for nothing "
+                    f"({m}, {moves[later]})"
+                )
+        g.play(m)
+    return found
