@@ -78,7 +78,8 @@ def page(browser):
     try:
         yield p
     finally:
-        p.close(run_before_unload=True)  # as a person closes the tab: the app's kernel ends
+        if not p.is_closed():  # (a test may close it itself, as a person closes a tab)
+            p.close(run_before_unload=True)  # as a person closes the tab: the kernel ends
         context.close()
 
 

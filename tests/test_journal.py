@@ -49,7 +49,7 @@ def test_round_trip_keeps_every_value(tmp_path: Path) -> None:
     assert t["source"].tolist() == ["app", "pysolfc", "app"]
     assert t.loc[0, "started"] == pd.Timestamp("2026-12-01 10:00:00", tz="UTC")
     assert len(set(t["id"])) == 3  # each game its own key
-    assert counts(t) == {"won": 1, "lost": 1, "given_up": 1}
+    assert counts(t) == {"won": 1, "lost": 1, "stuck": 0, "given_up": 1}
     assert j.games().to_dict("records")[1] == {
         "deal": BIG, "variant": "good_measure", "won": False, "moves": "AH>F"
     }  # fmt: skip
@@ -132,7 +132,7 @@ def test_the_allow_list_refuses_extra_and_odd_columns(tmp_path: Path) -> None:
         "its moves column holds binary, not string": _good().set_column(
             6, "moves", pa.array([b"AH>F"], pa.binary())
         ),
-        "game 1: result must be one of won, lost, given_up, not 'exec' (str)": _good().set_column(
+        "game 1: result must be one of won, lost, stuck, given_up, not 'exec' (str)": _good().set_column(
             5, "result", pa.array(["exec"])
         ),
         "game 1: variant must be one of": _good().set_column(2, "variant", pa.array(["klondike"])),

@@ -33,9 +33,13 @@ def test_a_game_is_kept_when_it_ends_and_once_when_it_ends_again(tmp_path: Path)
     line = bl.solve(1).moves
     for m in line[:-1]:
         board.model.play(m)
-    board.undo.click()
-    board.model.play(line[-2])  # the person's moves: nothing is kept before the game ends
-    assert not (tmp_path / "j.parquet").exists()
+    board.undo.click()  # a change the person made: the game is kept as it stands
+    assert keeper.writer.flush(timeout=60)
+    kept = j.read()
+    assert kept[["deal", "result", "n_moves"]].to_dict("records") == [
+        {"deal": 1, "result": "given_up", "n_moves": len(line) - 2}
+    ]
+    board.model.play(line[-2])
     _click(board, on_screen(line[-1]))
     t = j.read()
     assert t[["deal", "result", "n_moves"]].to_dict("records") == [
@@ -53,6 +57,31 @@ def test_a_game_left_without_a_move_is_not_kept(tmp_path: Path) -> None:
     board = Board(4)
     GameKeeper(j, board, 4, "bakers_dozen").leave()
     assert not (tmp_path / "j.parquet").exists()
+
+
+def test_every_move_is_kept_as_played_and_circles_are_stuck(tmp_path: Path) -> None:
+    j = Journal(tmp_path / "j.parquet")
+    board = Board(1)
+    keeper = GameKeeper(j, board, 1, "bakers_dozen")
+    _click(board, "10C>JC")  # a page closed now keeps the game: nothing waits for leave()
+    assert keeper.writer.flush(timeout=60)
+    assert j.read()[["result", "moves"]].to_dict("records") == [
+        {"result": "given_up", "moves": "TC>JC"}
+    ]
+    _click(board, "10C>JD")
+    assert keeper.writer.flush(timeout=60)
+    assert j.read().loc[0, "result"] == "given_up"
+    _click(board, "10C>JC")  # the position after move 1 again: going round in circles
+    assert keeper.writer.flush(timeout=60)
+    assert j.read()[["result", "n_moves"]].to_dict("records") == [
+        {"result": "stuck", "n_moves": 3}
+    ]
+    for _ in range(3):  # every move taken back: no game to keep
+        board.undo.click()
+    assert keeper.writer.flush(timeout=60)
+    assert len(j.read()) == 0
+    keeper.leave()
+    assert len(j.read()) == 0
 
 
 @pytest.mark.parametrize("name", ["game.pso", "my game", "game 4.PSO"])

@@ -1,8 +1,10 @@
 """My games: every game a person plays in the app, kept on their own computer.
 
 The app (:class:`bakers_lab.display.widgets.GameExplorer`) writes each game played on its
-board to a :class:`Journal` when it ends: won, lost (no legal move left), or given
-up (the person moved on to another game after playing at least one move).  The
+board to a :class:`Journal` as it is played, every move (so a page closed mid-game keeps
+it), and again when it ends: won, lost (no legal move left), stuck (left going round in
+circles: the position on the board had come up before in the game) or given up (left,
+or the page closed, after at least one move).  The
 journal is one Parquet file in the user's data folder (``platformdirs``:
 ``~/.local/share/bakers_lab/files/journal.parquet`` on Linux); the environment
 variable ``BAKERS_LAB_JOURNAL`` names another file.  Nothing is ever sent
@@ -37,8 +39,9 @@ import hashlib
 import json
 import os
 import tempfile
+import threading
 import uuid
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,6 +60,7 @@ __all__ = [
     "Entry",
     "Journal",
     "JournalError",
+    "LatestWriter",
     "counts",
     "default_path",
 ]
@@ -65,8 +69,9 @@ __all__ = [
 JOURNAL_ENV = "BAKERS_LAB_JOURNAL"
 #: The largest journal read (a game is about 400 bytes in it: some 100,000 games).
 MAX_JOURNAL_BYTES = 64 * 1024 * 1024
-#: How a game ended: every card home, no legal move left, or left for another game.
-RESULTS = ("won", "lost", "given_up")
+#: How a game ended: every card home, no legal move left, left going round in circles,
+#: or left (for another game, or the page closed).
+RESULTS = ("won", "lost", "stuck", "given_up")
 #: The journal's columns and their kinds, exactly (the allow-list it is read with).
 SCHEMA = pa.schema(
     [
@@ -135,7 +140,7 @@ class Entry:
     >>> Entry.finished(4, "bakers_dozen", "", "drawn")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    bakers_lab.files.journal.JournalError: result must be one of won, lost, given_up, not ...
+    bakers_lab.files.journal.JournalError: result must be one of won, lost, stuck, given_up, not ...
     """
 
     id: str
@@ -343,6 +348,16 @@ class Journal:
         finally:
             os.close(fd)  # closing lets the lock go
 
+    def discard(self, id: str) -> None:
+        """Forget the game ``id`` (a game whose moves were all taken back); nothing when
+        it was never kept, or the journal is switched off."""
+        if not self.enabled or not self.path.exists():
+            return
+        with self._locked():
+            old = self.read()
+            if (old["id"] == id).any():
+                self._write(self._table(old[old["id"] != id], []))
+
     def _add(self, entry: Entry) -> None:
         old = self.read()
         old = old[old["id"] != entry.id]
@@ -351,8 +366,12 @@ class Journal:
             "started": entry.started, "ended": entry.ended, "result": entry.result,
             "moves": entry.moves, "source": entry.source,
         }  # fmt: skip
+        self._write(self._table(old, [row]))
+
+    @staticmethod
+    def _table(old: pd.DataFrame, rows: list[dict[str, object]]) -> pa.Table:
         records = [{**r, "deal": str(r["deal"])} for r in old[SCHEMA.names].to_dict("records")]
-        self._write(pa.Table.from_pylist([*records, row], schema=SCHEMA))
+        return pa.Table.from_pylist([*records, *rows], schema=SCHEMA)
 
     def _write(self, table: pa.Table) -> None:
         """``table`` to :attr:`path`: into a temporary file beside it, then renamed (a
@@ -391,10 +410,81 @@ class Journal:
         return t[["deal", "variant", "won", "moves"]].reset_index(drop=True)
 
 
+class LatestWriter:
+    """Writes games to ``journal`` from a thread of its own, so that a move on the board
+    waits for no file: :meth:`put` hands over a game's latest state (an :class:`Entry`,
+    or its id alone to forget it), replacing one still waiting; :meth:`flush` waits
+    until all are written.  The thread ends when nothing waits, and begins again with
+    the next :meth:`put`.  A write that fails calls ``on_error`` with the journal's
+    one-line error (from the writer's thread).
+
+    >>> import tempfile, os
+    >>> j = Journal(os.path.join(tempfile.mkdtemp(), "journal.parquet"))
+    >>> w = LatestWriter(j)
+    >>> for n in (1, 2, 3):  # three moves of one game: the last state is what stays
+    ...     w.put(Entry.finished(4, "bakers_dozen", "AH>F AC>F"[: 5 * n], "given_up", id="g"))
+    >>> w.flush()
+    True
+    >>> j.read()[["id", "n_moves"]].to_dict("records")
+    [{'id': 'g', 'n_moves': 2}]
+    """
+
+    def __init__(self, journal: Journal, on_error: Callable[[str], None] | None = None) -> None:
+        self.journal = journal
+        self._on_error = on_error
+        self._lock = threading.Lock()
+        self._waiting: dict[str, Entry | None] = {}  # by game id; None: forget it
+        self._thread: threading.Thread | None = None
+        self._idle = threading.Event()
+        self._idle.set()
+
+    def __repr__(self) -> str:
+        return f"LatestWriter({self.journal!r})"
+
+    def put(self, entry: Entry | str) -> None:
+        """Write ``entry`` soon (a game's id alone: forget that game)."""
+        if not isinstance(entry, Entry | str):
+            raise JournalError(
+                f"entry must be a journal Entry or a game's id, not {describe(entry)}"
+            )
+        with self._lock:
+            if isinstance(entry, Entry):
+                self._waiting[entry.id] = entry
+            else:
+                self._waiting[entry] = None
+            self._idle.clear()
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, daemon=True)
+                self._thread.start()
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every game handed over is written (at most ``timeout`` seconds);
+        True when it is."""
+        return self._idle.wait(timeout)
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                if not self._waiting:
+                    self._thread = None
+                    self._idle.set()
+                    return
+                waiting, self._waiting = self._waiting, {}
+            for id, entry in waiting.items():
+                try:
+                    if entry is None:
+                        self.journal.discard(id)
+                    else:
+                        self.journal.add(entry)
+                except JournalError as exc:
+                    if self._on_error is not None:
+                        self._on_error(str(exc))
+
+
 def counts(table: pd.DataFrame) -> Mapping[str, int]:
     """How many games of ``table`` (:meth:`Journal.read`'s) ended each way.
 
     >>> counts(pd.DataFrame({"result": ["won", "lost", "won"]}))
-    {'won': 2, 'lost': 1, 'given_up': 0}
+    {'won': 2, 'lost': 1, 'stuck': 0, 'given_up': 0}
     """
     return {r: int((table["result"] == r).sum()) for r in RESULTS}

@@ -50,7 +50,7 @@ from bakers_lab.display.widgets._common import (
 from bakers_lab.display.widgets.board import Board
 from bakers_lab.display.widgets.replay import Replay
 from bakers_lab.display.widgets.review import ReviewModel
-from bakers_lab.files.journal import Entry, Journal, JournalError, counts
+from bakers_lab.files.journal import Entry, Journal, JournalError, LatestWriter, counts
 from bakers_lab.files.pysol import (
     DEMO,
     PysolFileError,
@@ -82,7 +82,9 @@ SHOWN_GAMES = 100
 #: Deals played on the spot between two progress lines (a few seconds' work).
 _STEP = 4
 #: How a game ended, in words.
-_RESULT_WORDS = {"won": "won", "lost": "lost", "given_up": "given up", "perfect": "won"}
+_RESULT_WORDS = {
+    "won": "won", "lost": "lost", "stuck": "stuck", "given_up": "given up", "perfect": "won"
+}  # fmt: skip
 
 T = TypeVar("T")
 
@@ -134,13 +136,17 @@ def read_save(name: str, data: bytes) -> PysolGame:
 # -- keeping the games played on a board -------------------------------------------------
 class GameKeeper:
     """Writes the game played on ``board`` (game ``number`` of ``variant``) to
-    ``journal``: when it ends (won, or no legal move left; again, under the same
-    entry, if it ends again after an undo) and, from :meth:`leave`, as given up when
-    the person moves on to another game having played at least one move and not
-    finished it.  ``source`` is ``"pysolfc"`` for a PySolFC save played on;
-    ``on_kept`` is called with ``""`` after each write, or with the journal's
-    one-line error.  Changes made inside :meth:`quietly` (the page putting a saved
-    position on the board) are not the person's moves."""
+    ``journal`` as it is played: after every move of the person's, from a thread of its
+    own (:class:`~bakers_lab.files.journal.LatestWriter`: the board waits for no file),
+    as given up, or stuck when the position had come up before in the game; so a page
+    closed mid-game keeps it.  When the game ends (won, or no legal move left; again,
+    under the same entry, if it ends again after an undo) it is written at once, and
+    :meth:`leave` (the person moves on to another game) writes it as it stands.  A game
+    whose moves are all taken back is forgotten.  ``source`` is ``"pysolfc"`` for a
+    PySolFC save played on; ``on_kept`` is called with ``""`` after a game ends or is
+    left, and with the journal's one-line error when a write fails.  Changes made
+    inside :meth:`quietly` (the page putting a saved position on the board) are not
+    the person's moves."""
 
     def __init__(
         self,
@@ -157,9 +163,10 @@ class GameKeeper:
         self.id = uuid.uuid4().hex
         self.started = pd.Timestamp.now(tz="UTC").floor("s")
         self.touched = False  # the person changed the position
-        self.kept: str | None = None  # how the game ended, once written
+        self.kept: str | None = None  # the result last written
         self._quiet = self._left = False
         self._on_kept = on_kept
+        self.writer = LatestWriter(journal, on_error=on_kept)
         board.on_change(self._changed)
 
     def quietly(self, action: Callable[[], object]) -> None:
@@ -177,18 +184,40 @@ class GameKeeper:
         m = self.board.model
         if m.over:
             self._keep("won" if m.won else "lost")
+        elif m.game.history:
+            self.kept = self._as_it_stands()
+            self.writer.put(self._entry(self.kept))
+        elif self.kept is not None:  # every move taken back: no game
+            self.kept = None
+            self.writer.put(self.id)
+
+    def _as_it_stands(self) -> str:
+        """How a game left now ends: ``stuck`` when the position on the board had come
+        up before in the game (going round in circles), else ``given_up``."""
+        g = self.board.model.game
+        here = g.key()
+        replay = self.board.model.start.copy()
+        if replay.key() == here:
+            return "stuck"
+        for m in g.history[len(replay.history) :][:-1]:
+            replay.play(m)
+            if replay.key() == here:
+                return "stuck"
+        return "given_up"
 
     def leave(self) -> None:
-        """The person moves on to another game: a game played and not ended is kept as
-        given up.  The keeper writes nothing after this."""
+        """The person moves on to another game: a game played and not ended is written
+        as it stands (given up, or stuck).  The keeper writes nothing after this."""
         if self._left:
             return
         self._left = True
-        if self.touched and self.kept is None and self.board.model.game.history:
-            self._keep("given_up")
+        if self.touched and self.kept not in ("won", "lost") and self.board.model.game.history:
+            self._keep(self._as_it_stands())
+        else:
+            self.writer.flush()
 
-    def _keep(self, result: str) -> None:
-        entry = Entry.finished(
+    def _entry(self, result: str) -> Entry:
+        return Entry.finished(
             self.number,
             self.variant,
             self.board.model.game.history,
@@ -197,6 +226,11 @@ class GameKeeper:
             source=self.source,
             id=self.id,
         )
+
+    def _keep(self, result: str) -> None:
+        """Write the game now (after any write still waiting), and say so."""
+        entry = self._entry(result)
+        self.writer.flush()
         try:
             self.journal.add(entry)
         except JournalError as exc:
@@ -411,10 +445,15 @@ class MyGames(widgets.VBox):
             return
         c = counts(t)
         parts = [f"{c['won']:,} won", f"{c['lost']:,} lost"]
-        if c["given_up"]:
-            parts.append(f"{c['given_up']:,} given up")
+        left = [w for w, r in (("stuck", "stuck"), ("given up", "given_up")) if c[r]]
+        parts += [
+            f"{c[r]:,} {w}" for w, r in (("stuck", "stuck"), ("given up", "given_up")) if c[r]
+        ]
+        note = (
+            f"({' and '.join(left).capitalize()} {'count' if len(left) > 1 else 'counts'} as lost.)"
+        )
         self.summary.value = escape(f"{counted(len(t), 'game')} {named}: {', '.join(parts)}.") + (
-            ' <span style="color:#555">(Given up counts as lost.)</span>' if c["given_up"] else ""
+            f' <span style="color:#555">{note}</span>' if left else ""
         )
         newest = t.iloc[::-1].head(SHOWN_GAMES)
         rows = [
