@@ -132,8 +132,8 @@ def test_the_allow_list_refuses_extra_and_odd_columns(tmp_path: Path) -> None:
         "its moves column holds binary, not string": _good().set_column(
             6, "moves", pa.array([b"AH>F"], pa.binary())
         ),
-        "game 1: result must be one of won, lost, stuck, given_up, not 'exec' (str)": _good().set_column(
-            5, "result", pa.array(["exec"])
+        "game 1: result must be one of won, lost, stuck, given_up, not 'exec' (str)": (
+            _good().set_column(5, "result", pa.array(["exec"]))
         ),
         "game 1: variant must be one of": _good().set_column(2, "variant", pa.array(["klondike"])),
         "game 1: deal must be a PySolFC game number": _good().set_column(
