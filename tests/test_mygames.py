@@ -73,9 +73,7 @@ def test_every_move_is_kept_as_played_and_circles_are_stuck(tmp_path: Path) -> N
     assert j.read().loc[0, "result"] == "given_up"
     _click(board, "10C>JC")  # the position after move 1 again: going round in circles
     assert keeper.writer.flush(timeout=60)
-    assert j.read()[["result", "n_moves"]].to_dict("records") == [
-        {"result": "stuck", "n_moves": 3}
-    ]
+    assert j.read()[["result", "n_moves"]].to_dict("records") == [{"result": "stuck", "n_moves": 3}]
     for _ in range(3):  # every move taken back: no game to keep
         board.undo.click()
     assert keeper.writer.flush(timeout=60)
