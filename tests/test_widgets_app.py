@@ -435,3 +435,33 @@ def test_a_first_compile_is_said_in_the_solving_line(monkeypatch):
         "First run on this computer: compiling the shortest-win search, about a minute. "
         "Looking for the shortest win (par)"
     )
+
+
+def test_each_tab_has_its_words_before_par_is_searched(monkeypatch):
+    # the player's game came after par and the rating: its tab stood empty the first
+    # time (about 21 s of par's compile), with the only progress line above the tabs
+    seen: list[tuple[str, str, bool]] = []
+    real_par = ExplorerModel.par
+
+    def par(self, number, variant):
+        seen.append((w.player_text.value, w.player_progress.value, w.player_replay is not None))
+        return real_par(self, number, variant)
+
+    monkeypatch.setattr(ExplorerModel, "par", par)
+    w = GameExplorer()
+    w.game.value = "1"
+    w.show.click()
+    text, progress, replayed = seen[0]  # what the tab showed while par was searched
+    assert replayed and text.startswith("The careful player got stuck after ")
+    assert progress == (
+        "Where the careful player lost is looked for once par is found (the line above the tabs)…"
+    )
+    assert w.player_progress.value == ""  # and then it was found
+    assert w.player_replay is not None and w.player_replay.explanation is not None
+
+
+def test_no_first_compile_notice_for_an_answer_from_the_shipped_tables():
+    model = ExplorerModel()
+    assert not model.needs_search(64, "bakers_dozen")  # settled by the shipped tables
+    assert model.shipped(64, "bakers_dozen")
+    assert model.needs_search(40_001, "bakers_dozen")  # beyond them: the solver searches

@@ -129,6 +129,17 @@ class ExplorerModel:
         the same result, at once), else searched now."""
         return self._solved(number, variant)[0]
 
+    def needs_search(self, number: int, variant: str) -> bool:
+        """Whether :meth:`solve` will search (its result neither kept nor settled by the
+        shipped tables): only then is the solver's first-compile notice worth saying."""
+        if (number, variant) in self._results:
+            return False
+        known = known_verdict(number, variant, budget=self.budget)
+        if known is None:
+            return True
+        _kept(self._results, (number, variant), lambda: (known, True))
+        return False
+
     def shipped(self, number: int, variant: str) -> bool:
         """Whether :meth:`solve`'s result on this game came from the shipped tables."""
         return self._solved(number, variant)[1]
@@ -153,6 +164,11 @@ class ExplorerModel:
                 number, variant=variant, max_nodes=min(PAR_NODES, self.budget), bound=PAR_BOUND
             ),
         )
+
+    def has_par(self, number: int, variant: str) -> ShortestResult | None:
+        """The shortest win of game ``number``, if :meth:`par` has found it (kept),
+        else ``None``: nothing is searched."""
+        return self._pars.get((number, variant))
 
     def play(self, number: int, variant: str, player: str) -> GameRecord:
         """``player``'s game of game ``number`` of ``variant`` (kept)."""
@@ -452,6 +468,7 @@ class GameExplorer(widgets.VBox):
         self.player_progress = widgets.HTML()
         self.replay: Replay | None = None
         self.player_replay: Replay | None = None
+        self._player_shown: tuple[int, str, str] | None = None  # the game player_replay shows
         self.board: Board | None = None
         self.your_game: YourGame | None = None
         self.line_choice = widgets.ToggleButtons(
@@ -654,7 +671,7 @@ class GameExplorer(widgets.VBox):
 
     def _verdict_first(self, current: Callable[[], bool], number: int, variant: str) -> None:
         """The solver's verdict, the tabs and what goes in them, as soon as known."""
-        first = compile_notice("solver")
+        first = compile_notice("solver") if self.model.needs_search(number, variant) else ""
         text = (
             f"Solving game {number}: the solver looks at up to {self.model.budget:,} "
             f"positions (a few seconds at most)…"
@@ -703,9 +720,13 @@ class GameExplorer(widgets.VBox):
         self._board_ready(number, variant)
 
     def _slow_parts(self, current: Callable[[], bool], number: int, variant: str) -> None:
-        """Par, the player's game and where it was lost, and the deal's rating: each
-        announced in its own progress line, filled in when known."""
+        """The player's game, par, the deal's rating, then where the player's game was
+        lost: each announced in its own progress line (the player's in its tab from the
+        moment the tabs show), filled in when known."""
         result = self.model.solve(number, variant)  # kept: free
+        self._player_generation += 1
+        player_generation = self._player_generation
+        self._player_work(current, player_generation, loss=False)  # quick: its tab fills
         gated = _Gated(current, self.progress)
         par = None
         if result.solved:
@@ -736,8 +757,7 @@ class GameExplorer(widgets.VBox):
             ),
         )
         gated.value = ""
-        self._player_generation += 1
-        self._player_work(current, self._player_generation)
+        self._player_work(current, player_generation)
 
     def _offer_shortest(self, result: SolveResult, par: ShortestResult, start: Deal) -> None:
         """The shortest known line beside the solver's, to choose in ``line_choice``."""
@@ -771,7 +791,12 @@ class GameExplorer(widgets.VBox):
         generation, game_generation = self._player_generation, self._generation
         self._run(lambda: self._player_work(self._current(game_generation), generation))
 
-    def _player_work(self, game_current: Callable[[], bool], generation: int) -> None:
+    def _player_work(
+        self, game_current: Callable[[], bool], generation: int, *, loss: bool = True
+    ) -> None:
+        """The chosen player's game in its tab (kept games: at once), and with ``loss``
+        where it was lost; without, the tab says that this comes after par."""
+
         def current() -> bool:
             return game_current() and generation == self._player_generation
 
@@ -780,20 +805,31 @@ class GameExplorer(widgets.VBox):
         number, variant = self._shown
         name = str(self.player.value)
         result = self.model.solve(number, variant)  # kept: free
-        first = compile_notice(player_search(name))
-        text = f"Playing game {number} as {name}…"
-        with Ticker(_Gated(current, self.player_text), f"{first} {text}" if first else text):
-            game = self.model.play(number, variant, name)
-        if not current():
-            return
         layout = self._layout(variant)
-        replay = Replay(game, layout=layout, find_loss=False)
-        self.player_replay = replay
         whose = f"the {name} player's game"
-        self._place(self._player_box, replay, self._continue_button(replay, whose))
-        par = self.model.par(number, variant) if result.solved else None  # kept: free
+        replay = self.player_replay
+        if replay is None or self._player_shown != (number, variant, name):
+            first = compile_notice(player_search(name))
+            text = f"Playing game {number} as {name}…"
+            with Ticker(_Gated(current, self.player_text), f"{first} {text}" if first else text):
+                game = self.model.play(number, variant, name)
+            if not current():
+                return
+            replay = Replay(game, layout=layout, find_loss=False)
+            self.player_replay = replay
+            self._player_shown = (number, variant, name)
+            self.player_progress.value = ""
+            self._place(self._player_box, replay, self._continue_button(replay, whose))
+        game = self.model.play(number, variant, name)  # kept: free
+        par = self.model.has_par(number, variant) if result.solved else None
         self.player_text.value = escape(on_screen(ExplorerModel.player_summary(game, result, par)))
         if game.won:
+            return
+        if not loss:  # par comes first: the line under the verdict says how it goes
+            self.player_progress.value = escape(
+                f"Where the {name} player lost is looked for once par is found (the line "
+                f"above the tabs)…"
+            )
             return
         with Ticker(
             _Gated(current, self.player_progress),

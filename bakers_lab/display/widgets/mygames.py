@@ -62,6 +62,7 @@ from bakers_lab.files.pysolfile import MAX_FILE_BYTES
 from bakers_lab.model.deals import deal
 from bakers_lab.model.game import GameState
 from bakers_lab.model.rules import rules, title
+from bakers_lab.solve.compiled import compile_notice
 from bakers_lab.solve.fast import DEFAULT_MAX_NODES
 from bakers_lab.utils.present import counted
 
@@ -519,9 +520,11 @@ class MyGames(widgets.VBox):
                         for d, v in zip(games["deal"], games["variant"], strict=True)
                     ]
                 ]
+                first = compile_notice("players")  # the first time: the compile's minute
                 text = (
-                    f"The bots play the {counted(len(todo), 'deal')} of yours that the shipped "
-                    f"tables lack (about a second each on one core): {start:,} done…"
+                    f"{first + ' ' if first else ''}The bots play the "
+                    f"{counted(len(todo), 'deal')} of yours that the shipped tables lack "
+                    f"(about a second each on one core, once compiled): {start:,} done…"
                 )
                 with Ticker(self.progress, text):
                     strength(some, cache=self.cache, progress=False, explain_moves=False)
