@@ -475,7 +475,7 @@ FULL_DEAL_PARAMS: dict[str, dict[str, object]] = {
 def test_full_deal_stops_at_the_node_limit():
     deal = bl.seeded_deal(1)  # 52 cards: far too many positions for breadth-first search
     r = breadth_first(deal, max_nodes=2_000)
-    assert (r.status, r.solution, r.nodes_generated) == ("stopped after 2000 nodes", None, 2000)
+    assert (r.status, r.solution, r.nodes_generated) == ("stopped after 2,000 nodes", None, 2000)
     for name in ALGORITHMS:
         r = run(name, deal, max_nodes=300, trace=True, **FULL_DEAL_PARAMS.get(name, {}))
         assert r.nodes_generated <= 300, name

@@ -426,7 +426,7 @@ class Tracker:
             self._record("goal", outcome)
             status, solution = SOLVED, outcome.solution()
         elif self.out_of_nodes:
-            status = f"stopped after {self.nodes_generated} nodes"
+            status = f"stopped after {self.nodes_generated:,} nodes"
         else:
             status = outcome
         return SearchResult(

@@ -81,6 +81,9 @@ COLUMN_WORDS: Mapping[str, str] = MappingProxyType(
         "search_effort": "smallest search-N that wins",
         "undo_effort": "smallest undo-N that wins",
         "ended": "how it ended",
+        "lower_bound": "no win shorter than (moves)",
+        "length": "length (moves)",
+        "budget": "budget (positions)",
     }
 )
 #: Pairs of interval columns, each shown as one column "low–high", and its name.
@@ -202,7 +205,9 @@ def for_people(table: pd.DataFrame) -> pd.DataFrame:
             ]
         elif name.startswith("p_value"):
             out[COLUMN_WORDS.get(name, name)] = [p_text(v) for v in values]
-        elif pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
+        elif pd.api.types.is_bool_dtype(values):
+            out[COLUMN_WORDS.get(name, name)] = ["yes" if v else "no" for v in values]
+        elif pd.api.types.is_numeric_dtype(values):
             out[COLUMN_WORDS.get(name, name)] = [_count(v) for v in values]
         else:
             out[COLUMN_WORDS.get(name, name)] = ["—" if _missing(v) else str(v) for v in values]
