@@ -235,10 +235,22 @@ def styled(table: pd.DataFrame) -> Styler:
         for c in table.columns
         if len(table) and all(_NUMBER_LIKE.fullmatch(str(v)) for v in table[c])
     ]
+    # a gap between columns wherever the table is shown (JupyterLab pads its tables,
+    # the app's page does not: "1" right-aligned beside "medium" read "1 medium")
+    gap = "padding: 3px 8px"
     style = table.style.hide(axis="index").set_properties(
         **{"text-align": "left", "white-space": "normal", "vertical-align": "top"}
     )
-    style = style.set_table_styles([{"selector": "th", "props": "text-align: left"}])
+    style = style.set_table_styles(
+        [
+            {"selector": "th", "props": f"text-align: left; {gap}; vertical-align: bottom"},
+            {"selector": "td", "props": gap},
+        ]
+    )
     if numbers:
         style = style.set_properties(subset=numbers, **{"text-align": "right"})
+        style = style.set_table_styles(
+            {c: [{"selector": "th", "props": "text-align: right"}] for c in numbers},
+            overwrite=False,
+        )  # the numbers' headers over them, right-aligned
     return style
