@@ -23,9 +23,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-import pandas as pd
-
 if TYPE_CHECKING:
+    import pandas as pd
     from pandas.io.formats.style import Styler
 
 __all__ = [
@@ -173,12 +172,16 @@ def _count(v: object) -> str:
 
 
 def _missing(v: object) -> bool:
+    import pandas as pd  # here, not at the top: the solver's words need no pandas
+
     return v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v))
 
 
 def for_people(table: pd.DataFrame) -> pd.DataFrame:
     """A copy of ``table`` (a win-rate table, a ladder, a comparison …) with every
     cell as text a person reads, intervals joined, columns named in words."""
+    import pandas as pd
+
     if not isinstance(table, pd.DataFrame):
         raise ValueError(f"for_people takes a pandas DataFrame, not {type(table).__name__}")
     out = pd.DataFrame(index=table.index)
@@ -224,10 +227,13 @@ def styled(table: pd.DataFrame) -> Styler:
     right-aligned, and long text wrapping within the notebook's width instead
     of running off its right edge.
 
+    >>> import pandas as pd
     >>> t = for_people(pd.DataFrame({"player": ["careful"], "rate": [0.47]}))
     >>> "text-align: right" in styled(t).to_html()
     True
     """
+    import pandas as pd
+
     if not isinstance(table, pd.DataFrame):
         raise ValueError(f"styled takes a pandas DataFrame, not {type(table).__name__}")
     numbers = [
