@@ -115,6 +115,34 @@ def test_other_presets_on_full_deals():
             assert r.outcome == s.outcome
 
 
+#: A position of Spanish Patience II (any card to an empty column) as PySolFC's Solver
+#: asked about it: A* reached a position again by a shorter line with its columns in
+#: another order, and replayed a move meant for an empty column onto 10S ("KS>TS").
+SPANISH_II = """Foundations: C-3 H-A D-A S-0
+5S 9C 8C
+5H 3S QC KH
+6H JD KC
+6S JC 4H 3D
+5D 9H 9S 8S
+4D 6C KS
+2H 7C
+JH 7S TD 4S 3H
+KD QH
+2S 8H QS 8D 7D 6D 5C
+QD JS TC 9D
+2D TS 4C TH
+AS 7H
+"""
+
+
+def test_a_position_reached_again_in_another_column_order_replays():
+    g = bl.GameState.from_text(SPANISH_II, "spanish_patience_ii")
+    r = shortest(g, max_nodes=100_000)
+    assert r.verified and r.outcome in ("optimal", "solved")
+    assert g.copy().play_all(list(r.moves)).is_won
+    assert len(r.moves) <= len(bl.solve(g).moves)
+
+
 def test_unsolvable_and_won_positions():
     r = shortest(64)
     assert (r.outcome, r.proof, r.moves, r.par) == ("unsolvable", "deadlock", (), None)

@@ -384,7 +384,12 @@ def astar(b, env, budget, upper, max_moves, trail, level, control):
                                 nheap = _push(hk, hv, nheap, fj, j)
                     undo_to(b, env, trail, t2, tp0)
                     continue
-                # a shorter line to a stored position: update it, search it again
+                # a shorter line to a stored position: update it, search it again.  The
+                # line may reach it with its columns in another order (the key does not
+                # depend on the order: two empty columns, or a column refilled): its board
+                # is stored again as this line leaves it, for its moves are columns'
+                # numbers on that board, and the line is replayed move by move
+                encode(b, env, store, j)
                 gval[j] = g2
                 parent[j] = k
                 pmove[j] = m
