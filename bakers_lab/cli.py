@@ -806,6 +806,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("dir", metavar="DIR", help="where to copy them (made if missing)")
     _add_flag(p, "--force", "overwrite notebooks already in DIR")
 
+    p = _command(sub, "pysolfc", _cmd_pysolfc, "start PySolFC with bakers-lab behind its Solver",
+                 "Start your installed PySolFC with bakers-lab fc-solve first on its PATH as "
+                 "fc-solve: its Solver menu appears and answers Baker's Dozen, Good Measure, "
+                 "Portuguese Solitaire and Spanish Patience II (other games go to a real "
+                 "fc-solve, if installed). Arguments after -- go to PySolFC.")  # fmt: skip
+    p.add_argument("pysol_args", nargs=argparse.REMAINDER, metavar="PYSOL ARGS",
+                   help="PySolFC's own arguments")  # fmt: skip
+    _command(sub, "fc-solve", lambda a: 0, "Freecell Solver's command line, for PySolFC",
+             "Answer PySolFC's Solver as fc-solve does, for Baker's Dozen, Good Measure, "
+             "Portuguese Solitaire and Spanish Patience II (every other game goes to the real "
+             "fc-solve): bakers-lab fc-solve --help lists its options.")  # fmt: skip
+
     p = _command(sub, "exercises", _cmd_exercises,
                  "write the search exercises notebook for a class",
                  "Write the exercises notebook (breadth-first search, A*, a heuristic, burial)\n"
@@ -831,6 +843,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--player", metavar="NAME", help="whose games (with --pysol-stats)")
     _add_flag(p, "--quiet", "no progress bar")
     return parser
+
+
+def _cmd_pysolfc(args: argparse.Namespace) -> int:
+    from bakers_lab.bridge.pysolfc import main
+
+    rest = list(args.pysol_args)
+    return main(rest[1:] if rest[:1] == ["--"] else rest)
 
 
 def _cmd_exercises(args: argparse.Namespace) -> int:
@@ -935,7 +954,15 @@ def _compile_notice(args: argparse.Namespace) -> Iterator[None]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command; return its exit code."""
+    """Run the command; return its exit code.  Called by the name ``fc-solve`` (a link
+    or launcher of that name), or as ``bakers-lab fc-solve``, it is Freecell Solver's
+    command line as PySolFC speaks it (:mod:`bakers_lab.bridge.fcsolve`)."""
+    given = list(sys.argv[1:] if argv is None else argv)
+    called = os.path.basename(sys.argv[0]).lower().removesuffix(".exe") if argv is None else ""
+    if called == "fc-solve":
+        return _fc_solve(given)
+    if given[:1] == ["fc-solve"]:
+        return _fc_solve(given[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     run: Callable[[argparse.Namespace], int] = args.run
@@ -951,6 +978,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("bakers-lab: interrupted", file=sys.stderr)
         return 130
+
+
+def _fc_solve(argv: list[str]) -> int:
+    """``bakers-lab fc-solve ARGS``: fc-solve's answer, its errors in one line on
+    standard error with fc-solve's exit status (255), never a traceback."""
+    from bakers_lab.bridge.fcsolve import BAD, main
+
+    try:
+        return main(argv)
+    except KeyboardInterrupt:
+        print("fc-solve: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # PySolFC went away before reading the answer
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return BAD
+    except Exception as exc:  # PySolFC reads standard output only: one line, never a traceback
+        text = " ".join(str(exc).split()) or type(exc).__name__
+        print(f"fc-solve: {shown(text, 2000)}", file=sys.stderr)
+        return BAD
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -199,7 +199,8 @@ def test_report_html_stands_alone(small_survey, tmp_path):
     images = re.findall(r'<img alt="chart" src="data:image/png;base64,', page)
     # win rates, look-ahead, solver effort; per loss model its importance chart, and the
     # win rate by each strongest family's feature
-    charted = {(m.variant, m.strongest_feature()) for m in rep.models}
+    # a family is charted only where its interval says it matters most
+    charted = {(m.variant, m.strongest_feature()) for m in rep.models if m.what_matters_most()}
     assert len(images) == 3 + len(rep.models) + len(charted)
     assert not re.search(r'(src|href)="(https?:)?//', page)  # nothing fetched from a network
     assert page.count("<svg") >= 1  # the hardest deals' boards
