@@ -48,7 +48,6 @@ from bakers_lab.model.deals import Deal, DealError, deal, game_number_text
 from bakers_lab.model.moves import Move
 from bakers_lab.model.rules import Rules, variant_names
 from bakers_lab.model.rules import rules as _rules
-from bakers_lab.teach.exercises import FOR_TEACHERS
 from bakers_lab.utils.validate import shown
 
 __all__ = ["build_parser", "deal_json", "main"]
@@ -59,6 +58,29 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"bakers-lab: error: {message}\n")
+
+
+#: How a teacher runs a class with the exercises: ``bakers-lab exercises --help`` ends
+#: with it, and the teacher's copy of the notebook opens with the same steps (a test
+#: keeps the two alike).
+FOR_TEACHERS = """\
+For teachers:
+  Students get the student's copy (bakers-lab exercises --out DIR, or the one among
+  bakers-lab notebooks DIR); the teacher's copy, with the solutions and these steps in
+  its first cell, only with --solutions. A class, with nbgrader
+  (pip install 'bakers_lab[exercises]'), in the course folder:
+  1. make the assignment: bakers-lab exercises --solutions --out source/ps1, then
+     nbgrader generate_assignment ps1; hand out bakers-lab exercises --out DIR
+     (nbgrader's release/ps1 copy without the teachers' cell)
+  2. collect each student's notebook into submitted/STUDENT/ps1/05_exercises.ipynb
+     (or nbgrader collect ps1)
+  3. grade: nbgrader autograde ps1 runs every check cell on unseen deals and reads its
+     last number as the exercise's points (3, 3, 3 and 1 of 12); the answer in words
+     (2 points) is graded by hand in nbgrader formgrader
+  4. read the reports: each check cell of autograded/STUDENT/ps1/05_exercises.ipynb
+     names the smallest deal the search gets wrong and what the bug probably is;
+     nbgrader generate_feedback ps1 makes them into HTML for the student
+"""
 
 
 def deal_json(d: Deal) -> dict[str, object]:

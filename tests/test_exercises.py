@@ -13,12 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from bakers_lab.cli import main
+from bakers_lab.cli import FOR_TEACHERS, main
 from bakers_lab.files.datadir import copy_notebooks
 from bakers_lab.solve.heuristics import burial, cards_not_home
 from bakers_lab.teach.exercises import (
     FILE_NAME,
-    FOR_TEACHERS,
     TEACHER_FILE,
     TEXT_STUB,
     check_overestimate,

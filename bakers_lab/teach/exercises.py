@@ -49,7 +49,6 @@ from bakers_lab.utils.validate import describe, shown
 __all__ = [
     "CODE_STUB",
     "FILE_NAME",
-    "FOR_TEACHERS",
     "SOLUTION_BEGIN",
     "SOLUTION_END",
     "TEACHER_FILE",
@@ -74,27 +73,6 @@ CODE_STUB = "# YOUR CODE HERE\nraise NotImplementedError()"
 TEXT_STUB = "YOUR ANSWER HERE"
 
 Notebook = dict[str, Any]
-
-#: How a teacher runs a class with the exercises (``bakers-lab exercises --help`` ends
-#: with it; the teacher's copy opens with the same steps).
-FOR_TEACHERS = """\
-For teachers:
-  Students get the student's copy (bakers-lab exercises --out DIR, or the one among
-  bakers-lab notebooks DIR); the teacher's copy, with the solutions and these steps in
-  its first cell, only with --solutions. A class, with nbgrader
-  (pip install 'bakers_lab[exercises]'), in the course folder:
-  1. make the assignment: bakers-lab exercises --solutions --out source/ps1, then
-     nbgrader generate_assignment ps1; hand out bakers-lab exercises --out DIR
-     (nbgrader's release/ps1 copy without the teachers' cell)
-  2. collect each student's notebook into submitted/STUDENT/ps1/05_exercises.ipynb
-     (or nbgrader collect ps1)
-  3. grade: nbgrader autograde ps1 runs every check cell on unseen deals and reads its
-     last number as the exercise's points (3, 3, 3 and 1 of 12); the answer in words
-     (2 points) is graded by hand in nbgrader formgrader
-  4. read the reports: each check cell of autograded/STUDENT/ps1/05_exercises.ipynb
-     names the smallest deal the search gets wrong and what the bug probably is;
-     nbgrader generate_feedback ps1 makes them into HTML for the student
-"""
 
 
 def exercises_notebook() -> Notebook:

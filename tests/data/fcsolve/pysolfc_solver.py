@@ -182,9 +182,12 @@ def run(src: str, out: str, *, survey: bool) -> None:
     plan: list[tuple[str, int, int, str, bool, str]] = [
         (*c, "record") for c in cases
     ]  # fmt: skip
-    if survey:
-        plan += [(f"bakers_dozen_{n}", 31, n, "start", False, "survey") for n in range(1, 101)]
-        plan += [(f"good_measure_{n}", 86, n, "start", False, "survey") for n in range(1, 21)]
+    if survey:  # PYSOL_SURVEY_DEALS=1-5: fewer deals of each game (a quick look)
+        first_n, _, last_n = os.environ.get("PYSOL_SURVEY_DEALS", "").partition("-")
+        bd = range(int(first_n), int(last_n) + 1) if last_n else range(1, 101)
+        gm = range(int(first_n), int(last_n) + 1) if last_n else range(1, 21)
+        plan += [(f"bakers_dozen_{n}", 31, n, "start", False, "survey") for n in bd]
+        plan += [(f"good_measure_{n}", 86, n, "start", False, "survey") for n in gm]
 
     def first(app: Any, game: Any) -> None:
         app.opt.autodrop = False
@@ -228,12 +231,12 @@ def run(src: str, out: str, *, survey: bool) -> None:
                 row.update(invocation)
                 results["recorded"].append(row)
             else:
+                if name == "bakers_dozen_1":  # the dialog on the deal, before it is played
+                    _shoot(app, out)
                 won_before = game.isGameWon()
                 row["played"] = play_hints(game, solver) if solver.solver_state == "solved" else 0
                 row["won_in_pysolfc"] = bool(game.isGameWon()) and not won_before
                 results["survey"].append(row)
-                if name == "bakers_dozen_1":
-                    _shoot(app, out)
             print(f"{name}: {row['state']}, {hints} hints, {seconds:.2f} s", flush=True)
             if k + 1 < len(plan):
                 _, gid2, number2, *_ = plan[k + 1]
