@@ -80,7 +80,7 @@ def play_hints(start: GameState, hints) -> GameState:
 @pytest.mark.parametrize("variant", list(GAME_ARGS))
 def test_pysolfc_reads_a_win_that_the_rule_engine_replays(variant):
     wins = 0
-    for number in range(1, 9):
+    for number in range(1, 6):
         board = deal_board(number, variant)
         read = read_answer(ask(variant, board))
         truth = bl.solve(number, variant=variant)
@@ -93,7 +93,7 @@ def test_pysolfc_reads_a_win_that_the_rule_engine_replays(variant):
             assert read.shown["iter"] == -(-read.shown["states"] // NODES_PER_ITERATION)
         else:  # proven lost: nothing PySolFC would take as a move (it reads no further)
             assert (truth.outcome, read.state, read.hints) == ("unsolvable", "unsolved", [])
-    assert wins >= 4
+    assert wins >= 3
 
 
 def test_baker_s_dozen_64_is_proven_lost_and_a_mid_game_position_is_answered():
