@@ -263,3 +263,17 @@ def test_a_link_named_fc_solve_is_bakers_lab_fc_solve(tmp_path):
     read = read_answer(done.stdout)
     assert done.returncode == 0 and read.state == "solved"
     assert play_hints(GameState.from_deal(bl.deal(1)), read.hints).is_won
+
+
+def test_an_option_only_the_real_fc_solve_knows_goes_to_it(tmp_path):
+    real = tmp_path / "fc-solve"  # a stand-in that says what it was asked
+    real.write_text('#!/bin/sh\necho "real fc-solve: $*"\n/bin/cat\nexit 3\n')
+    real.chmod(0o755)
+    done = _command("--method", "soft-dfs", *FREECELL_ARGS, stdin=b"AH\n", path=str(tmp_path))
+    assert done.returncode == 3
+    assert done.stdout == (b"real fc-solve: --method soft-dfs " + " ".join(FREECELL_ARGS).encode()
+                           + b"\nAH\n")  # fmt: skip
+    alone = _command("--method", "soft-dfs", stdin=b"AH\n", path=str(tmp_path / "none"))
+    assert alone.returncode == BAD and alone.stderr == (
+        b'Unknown option "--method". Type "fc-solve --help" for usage information.\n'
+    )

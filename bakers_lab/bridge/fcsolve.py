@@ -415,8 +415,10 @@ def main(argv: Sequence[str]) -> int:
     to the real ``fc-solve``, standard input, output and status passed through."""
     board = b"" if _asks_only(argv) else sys.stdin.buffer.read()
     said = answer(argv, board)
+    real = real_fc_solve(skip=os.environ.get(SKIP_ENV, "").split(os.pathsep))
+    if said.code == BAD and real is not None and _not_ours(argv):
+        said = Answer(-1)  # an option only the real fc-solve knows: its question, its answer
     if said.code == -1:
-        real = real_fc_solve(skip=os.environ.get(SKIP_ENV, "").split(os.pathsep))
         if real is None:
             sys.stderr.write(
                 "bakers-lab fc-solve answers Baker's Dozen, Good Measure, Portuguese Solitaire "
@@ -430,6 +432,16 @@ def main(argv: Sequence[str]) -> int:
     sys.stdout.buffer.write(said.out)
     sys.stderr.buffer.write(said.err)
     return said.code
+
+
+def _not_ours(argv: Sequence[str]) -> bool:
+    """Whether ``argv`` has an option this command does not know (the real fc-solve
+    has many more: a Freecell player's own options go to it untouched)."""
+    try:
+        parse_request(argv)
+    except FcSolveError:
+        return True
+    return False
 
 
 def _asks_only(argv: Sequence[str]) -> bool:
