@@ -66,6 +66,10 @@ HintStatus = Literal["move", "won", "lost", "not_settled"]
 #: game 4, which 5,000,000 leave open, it names the move in about 50 s on a slow computer.
 LONGER_NODES = 50_000_000
 
+#: Within ``max_seconds``, :func:`explain` sizes a position's budget by the solver's
+#: speed once it has searched this many positions (before, a search is mostly overhead).
+SPEED_SAMPLE = 1_000_000
+
 #: :func:`explain` gives up (``not_settled``) after this many positions the
 #: solver could not settle: each costs the whole budget, and the positions near
 #: an open one are usually open too.
@@ -359,13 +363,13 @@ def explain(
             return max_nodes
         left = max_seconds - (time.perf_counter() - t0)
         spent = sum(r.seconds for r in verdicts.values())
+        searched = sum(r.nodes for r in verdicts.values())
         if left <= 0:
             return 0
-        if spent < 0.05:  # no speed known yet: the whole budget
+        if searched < SPEED_SAMPLE:  # small searches are mostly overhead: speed unknown
             return max_nodes
-        rate = sum(r.nodes for r in verdicts.values()) / spent
-        budget = min(max_nodes, int(left * rate))
-        return budget if budget >= max_nodes // 100 else 0  # too little to settle anything
+        budget = min(max_nodes, int(left * searched / max(spent, 1e-6)))
+        return budget if budget >= SPEED_SAMPLE // 10 else 0  # too little to settle anything
 
     # lo: last position known winnable; hi: first known unwinnable (positions 0 … n)
     lo, hi, open_probes = -1, n + 1, 0
