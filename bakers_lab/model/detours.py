@@ -97,6 +97,25 @@ def _take_shortcuts(start: GameState, line: list[Move], depth: int) -> list[Move
     return line
 
 
+def _needless(
+    g: GameState, line: Sequence[Move], i: int, end: bytes, *, gap: int = 1
+) -> tuple[list[Move], int | None] | None:
+    """What may be left out at ``line[i]`` (``g``: the position before it) with the rest
+    still legal and ending at ``end``: ``(the rest without it, None)``, or ``(the rest
+    without it and the card's next move, that move's index)`` (at least ``gap`` later);
+    ``None`` when neither."""
+    m = line[i]
+    later = next((j for j in range(i + gap, len(line)) if line[j].card == m.card), None)
+    tries: list[tuple[list[Move], int | None]] = [(list(line[i + 1 :]), None)]
+    if later is not None:
+        tries.append(([*line[i + 1 : later], *line[later + 1 :]], later))
+    for rest, pair in tries:
+        after = _replay(g, rest)
+        if after is not None and after.key() == end:
+            return rest, pair
+    return None
+
+
 def _leave_out_needless(start: GameState, line: list[Move], end: bytes) -> list[Move]:
     """``line`` without each move that served nothing (alone, or with the next move
     of the same card), earliest first: the rest legal and ending at ``end``."""
@@ -104,18 +123,11 @@ def _leave_out_needless(start: GameState, line: list[Move], end: bytes) -> list[
     g = start.copy()  # the position before line[i]
     i = 0
     while i < len(line):
-        m = line[i]
-        later = next((j for j in range(i + 1, len(line)) if line[j].card == m.card), None)
-        tries = [line[i + 1 :]]
-        if later is not None:
-            tries.append(line[i + 1 : later] + line[later + 1 :])
-        for rest in tries:
-            after = _replay(g, rest)
-            if after is not None and after.key() == end:
-                line[i:] = rest
-                break
+        found = _needless(g, line, i, end)
+        if found is not None:
+            line[i:] = found[0]
         else:
-            g.play(m)
+            g.play(line[i])
             i += 1
     return line
 
@@ -164,16 +176,14 @@ def detours(start: GameState, line: Sequence[Move | str]) -> list[str]:
             found.append(f"moves {i + 1} and {i + 2} move {a.card} twice in a row ({a}, {b})")
     g = start.copy()
     for i, m in enumerate(moves):
-        later = next((j for j in range(i + 2, len(moves)) if moves[j].card == m.card), None)
-        alone = _replay(g, moves[i + 1 :])
-        if alone is not None and alone.key() == end:
+        cut = _needless(g, moves, i, end, gap=2)  # (a card moved twice in a row: said above)
+        if cut is not None and cut[1] is None:
             found.append(f"move {i + 1}, {m}, serves nothing")
-        elif later is not None:
-            pair = _replay(g, moves[i + 1 : later] + moves[later + 1 :])
-            if pair is not None and pair.key() == end:
-                found.append(
-                    f"moves {i + 1} and {later + 1} take {m.card} there and back for nothing "
-                    f"({m}, {moves[later]})"
-                )
+        elif cut is not None and cut[1] is not None:
+            later = cut[1]
+            found.append(
+                f"moves {i + 1} and {later + 1} take {m.card} there and back for nothing "
+                f"({m}, {moves[later]})"
+            )
         g.play(m)
     return found
