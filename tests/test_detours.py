@@ -57,6 +57,48 @@ def test_any_walk_keeps_its_end_and_loses_its_detours(seed):
     assert start.copy().play_all(list(line)).key() == g.key()  # ends where the walk ends
     assert len(line) <= len(walk)
     assert detours(start, line) == []
+    assert shortcuts_left(start, line) == []
+
+
+def every_way(g: GameState, depth: int):
+    """Every position within ``depth`` moves of ``g``, with the way there: all of them,
+    as without_detours does not look (it looks only where few cards lie elsewhere)."""
+    yield g.key(), ()
+    if depth:
+        for m in g.legal_moves():
+            g.play(m)
+            yield from ((k, (m, *way)) for k, way in every_way(g, depth - 1))
+            g.undo()
+
+
+def shortcuts_left(start: GameState, line) -> list[tuple[int, tuple]]:
+    """Each (position, way) of up to 2 moves reaching a later position of ``line``
+    sooner than the line does, found by trying every way: none, without detours."""
+    g = start.copy()
+    keys = [g.key()]
+    for m in line:
+        g.play(m)
+        keys.append(g.key())
+    last = {k: i for i, k in enumerate(keys)}
+    g = start.copy()
+    found = []
+    for i, m in enumerate(line):
+        found += [(i, way) for k, way in every_way(g, 2) if last.get(k, -1) - i > len(way)]
+        g.play(m)
+    return found
+
+
+@pytest.mark.parametrize(
+    ("variant", "number"),
+    [("good_measure", 2), ("spanish_patience_ii", 1), ("portuguese_solitaire", 1)],
+)
+def test_no_shortcut_is_missed_in_a_solvers_line_of_each_family(variant, number):
+    start = GameState.from_deal(bl.deal(number, variant))
+    raw = bl.solve(start).moves
+    line = without_detours(start, raw)
+    assert start.copy().play_all(list(line)).is_won and len(line) < len(raw)
+    assert shortcuts_left(start, raw) != []  # the solver's line has some: the check finds them
+    assert shortcuts_left(start, line) == []
 
 
 def test_explain_within_a_time_says_what_it_knows_and_a_longer_search_goes_on(lost_4):

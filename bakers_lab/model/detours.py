@@ -9,7 +9,9 @@ is left, and never changes where it leads:
   one in fewer moves (0, 1 or 2) than the line takes, the moves between are replaced
   by the short way.  A position seen twice (a move undone by a later one) is a
   shortcut of 0 moves; a card moved twice in a row, first to one place and then to
-  another, is one of 1 move, the card going straight to its second place;
+  another, is one of 1 move, the card going straight to its second place.  (A move
+  changes what one card lies on, so only the later positions where at most 2 cards
+  lie elsewhere are tried: ``tests/test_detours.py`` checks against trying all);
 - **a move that served nothing**: a move, or two moves of the same card (there and
   back), whose removal leaves every later move legal and the line ending in the
   same position.
@@ -31,8 +33,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bakers_lab.model.cards import Card
 from bakers_lab.model.game import GameState
-from bakers_lab.model.moves import IllegalMoveError, Move, MoveError
+from bakers_lab.model.moves import Dest, IllegalMoveError, Move, MoveError
 
 __all__ = ["SHORTCUT_DEPTH", "detours", "without_detours"]
 
@@ -51,50 +54,114 @@ def _replay(start: GameState, line: Sequence[Move]) -> GameState | None:
     return g
 
 
-def _positions(start: GameState, line: Sequence[Move]) -> list[bytes]:
+def _parents(g: GameState) -> list[int]:
+    """What each card (by :attr:`Card.index`) lies on: the index of the card under it,
+    52 at a column's foot, 53 + ``s`` at the foot of foundation pile ``s`` (-1: not in
+    the deck).  Two positions are the same (:meth:`GameState.key`) when these agree,
+    and a move changes the moved card's alone (cards on it go with it), so ``n``
+    cards lying elsewhere take at least ``n`` moves."""
+    found = [-1] * 52
+    for col in g.columns:
+        below = 52
+        for c in col:
+            found[c.index] = below
+            below = c.index
+    for s, pile in enumerate(g.foundations):
+        below = 53 + s
+        for c in pile:
+            found[c.index] = below
+            below = c.index
+    return found
+
+
+def _way(g: GameState, cards: list[Card], target: bytes) -> tuple[Move, ...] | None:
+    """A way from ``g`` to the position ``target`` moving each of ``cards`` once, in
+    some order (``g`` is left as it was), or ``None``."""
+    if not cards:
+        return () if g.key() == target else None
+    for c in cards:
+        for m in [m for m in g.legal_moves() if m.card == c]:
+            g.play(m)
+            rest = _way(g, [d for d in cards if d != c], target)
+            g.undo()
+            if rest is not None:
+                return (m, *rest)
+    return None
+
+
+def _landed(g: GameState, m: Move) -> int:
+    """What the card of ``m``, just played on ``g``, lies on (as in :func:`_parents`)."""
+    if isinstance(m.to, Card):
+        return m.to.index
+    if m.to is Dest.EMPTY:
+        return 52
+    for s, pile in enumerate(g.foundations):
+        if pile and pile[-1] == m.card:
+            return pile[-2].index if len(pile) > 1 else 53 + s
+    raise AssertionError(f"{m} did not reach a foundation")  # play() put it there
+
+
+def _walk(start: GameState, line: Sequence[Move]) -> tuple[list[bytes], list[tuple[int, int]]]:
+    """The key of each position of ``line`` from ``start``, and the card moved into it
+    with what it lies on there (indexes as in :func:`_parents`; ``(-1, -1)`` for
+    ``start``)."""
     g = start.copy()
-    keys = [g.key()]
+    keys, landed = [g.key()], [(-1, -1)]
     for m in line:
         g.play(m)
         keys.append(g.key())
-    return keys
-
-
-def _short_ways(g: GameState, depth: int) -> list[tuple[bytes, tuple[Move, ...]]]:
-    """Every position within ``depth`` moves of ``g`` with a way there (``g`` is
-    left as it was: each move is undone)."""
-    found: list[tuple[bytes, tuple[Move, ...]]] = [(g.key(), ())]
-    if depth == 0:
-        return found
-    for m in g.legal_moves():
-        g.play(m)
-        found += [(k, (m, *way)) for k, way in _short_ways(g, depth - 1)]
-        g.undo()
-    return found
+        landed.append((m.card.index, _landed(g, m)))
+    return keys, landed
 
 
 def _take_shortcuts(start: GameState, line: list[Move], depth: int) -> list[Move]:
     """``line`` with every shortcut of up to ``depth`` moves taken, earliest first
-    (from each position, the one that saves most)."""
+    (from each position, the one that saves most, the shorter way on a tie)."""
     line = list(line)
-    keys = _positions(start, line)
-    last = {k: i for i, k in enumerate(keys)}  # the latest index of each position
+    keys, landed = _walk(start, line)
     g = start.copy()
     i = 0
     while i < len(line):
-        best: tuple[int, tuple[Move, ...]] | None = None  # (moves saved, the short way)
-        for k, way in _short_ways(g, depth):
-            saves = last.get(k, -1) - i - len(way)
-            if saves > 0 and (best is None or saves > best[0]):
-                best = (saves, way)
+        best = _best_shortcut(g, line, i, keys, landed, depth)
         if best is not None:
             saves, way = best
             line[i : i + len(way) + saves] = way
-            keys = _positions(start, line)
-            last = {k: j for j, k in enumerate(keys)}
+            keys[i:], after = _walk(g, line[i:])
+            landed[i + 1 :] = after[1:]
         g.play(line[i])
         i += 1
     return line
+
+
+def _best_shortcut(
+    g: GameState,
+    line: Sequence[Move],
+    i: int,
+    keys: Sequence[bytes],
+    landed: Sequence[tuple[int, int]],
+    depth: int,
+) -> tuple[int, tuple[Move, ...]] | None:
+    """The shortcut from position ``i`` (``g``) that saves most: (moves saved, the way).
+    Only the later positions where at most ``depth`` cards lie elsewhere are tried
+    (:func:`_parents`), each by moving those cards once: a card moved twice could go
+    straight to its second place (it is on top either way, and nothing else changed)."""
+    here = _parents(g)
+    elsewhere: dict[int, int] = {}  # the cards lying elsewhere than at i: card -> move
+    tries: list[tuple[int, int, int, list[int]]] = []  # (-saved, way length, j, moves)
+    for j in range(i, len(line)):
+        c, place = landed[j + 1]
+        if place == here[c]:
+            elsewhere.pop(c, None)
+        else:
+            elsewhere[c] = j
+        saves = j + 1 - i - len(elsewhere)
+        if len(elsewhere) <= depth and saves > 0:
+            tries.append((-saves, len(elsewhere), j + 1, list(elsewhere.values())))
+    for minus_saves, _, j, moves in sorted(tries, key=lambda t: t[:3]):
+        way = _way(g, [line[k].card for k in moves], keys[j])
+        if way is not None:
+            return -minus_saves, way
+    return None
 
 
 def _needless(
