@@ -832,7 +832,9 @@ def build_parser() -> argparse.ArgumentParser:
                  "Start your installed PySolFC with bakers-lab fc-solve first on its PATH as "
                  "fc-solve: its Solver menu appears and answers Baker's Dozen, Good Measure, "
                  "Portuguese Solitaire and Spanish Patience II (other games go to a real "
-                 "fc-solve, if installed). Arguments after -- go to PySolFC.")  # fmt: skip
+                 "fc-solve, if installed). The solver stays loaded while PySolFC runs: a "
+                 "question takes about 0.4 s instead of 2 s on a slow computer. Arguments "
+                 "after -- go to PySolFC.")  # fmt: skip
     p.add_argument("pysol_args", nargs=argparse.REMAINDER, metavar="PYSOL ARGS",
                    help="PySolFC's own arguments")  # fmt: skip
     _command(sub, "fc-solve", lambda a: 0, "Freecell Solver's command line, for PySolFC",
@@ -1006,9 +1008,10 @@ def _fc_solve(argv: list[str]) -> int:
     """``bakers-lab fc-solve ARGS``: fc-solve's answer, its errors in one line on
     standard error with fc-solve's exit status (255), never a traceback."""
     from bakers_lab.bridge.fcsolve import BAD, main
+    from bakers_lab.bridge.serve import answer_here_or_there
 
     try:
-        return main(argv)
+        return main(argv, ask=answer_here_or_there)
     except KeyboardInterrupt:
         print("fc-solve: interrupted", file=sys.stderr)
         return 130

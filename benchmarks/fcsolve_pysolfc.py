@@ -5,6 +5,9 @@ Solver dialog's defaults (``-m -p -opt -sel -hoi --max-iters 10000 --decks-num 1
 --stacks-num N --freecells-num 0 --preset GAME``, the board on standard input), a new
 process each time as PySolFC starts it: the answer read with PySolFC's own regular
 expressions (``tests/pysolfc_parse.py``) and the seconds it took, process start included.
+``bakers-lab fc-solve`` is asked alone (a link named ``fc-solve``: each process loads
+the solver) and as ``bakers-lab pysolfc`` runs it (the solver kept warm in the
+launching process, :mod:`bakers_lab.bridge.serve`).
 The real ``fc-solve`` (Debian's ``freecell-solver-bin``, built for at most 10 stacks) is
 asked the same Good Measure questions beside it; Baker's Dozen's 13 stacks it refuses.
 
@@ -31,6 +34,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from pysolfc_parse import read_answer  # noqa: E402
 
 from bakers_lab.bridge.fcsolve import deal_board  # noqa: E402
+from bakers_lab.bridge.serve import serving  # noqa: E402
 
 ARGS = [
     "-m",
@@ -48,9 +52,11 @@ ARGS = [
 GAMES = {"bakers_dozen": 13, "good_measure": 10}
 
 
-def ask(command: list[str], variant: str, number: int) -> tuple[str, int, float]:
+def ask(
+    command: list[str], variant: str, number: int, near: dict[str, str] | None = None
+) -> tuple[str, int, float]:
     argv = [*command, *ARGS, "--stacks-num", str(GAMES[variant]), "--preset", variant]
-    env = {**os.environ, "FREECELL_SOLVER_QUIET": "1"}
+    env = {**os.environ, "FREECELL_SOLVER_QUIET": "1", **(near or {})}
     t0 = time.perf_counter()
     done = subprocess.run(argv, input=deal_board(number, variant), capture_output=True,
                           env=env, timeout=600)  # fmt: skip
@@ -80,11 +86,17 @@ def main() -> None:
     ours = [sys.executable, "-m", "bakers_lab.cli", "fc-solve"]
     real = shutil.which("fc-solve", path="/usr/bin:/usr/games")
     asked = (("bakers_dozen", span(a.bakers)), ("good_measure", span(a.good_measure)))
-    for variant, deals in asked:
-        print(f"{variant} games {deals.start}-{deals.stop - 1}, PySolFC's default question:")
-        report("bakers-lab fc-solve", [ask(ours, variant, n) for n in deals])
-        if real is not None and GAMES[variant] <= 10:
-            report(f"fc-solve ({real})", [ask([real], variant, n) for n in deals])
+    with serving() as answerer:  # as bakers-lab pysolfc keeps it while PySolFC runs
+        for variant, deals in asked:
+            print(f"{variant} games {deals.start}-{deals.stop - 1}, PySolFC's default question:")
+            report("bakers-lab fc-solve, alone", [ask(ours, variant, n) for n in deals])
+            report(
+                "bakers-lab fc-solve, by bakers-lab pysolfc",
+                [ask(ours, variant, n, answerer.env) for n in deals],
+            )
+            if real is not None and GAMES[variant] <= 10:
+                report(f"fc-solve ({real})", [ask([real], variant, n) for n in deals])
+        print(f"({answerer.answered} questions answered by bakers-lab pysolfc's warm solver)")
 
 
 if __name__ == "__main__":

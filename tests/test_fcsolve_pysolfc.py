@@ -32,6 +32,9 @@ def test_pysolfc_found_the_solver_and_its_version():
     assert RECORDED["pysolfc"]["solver_enabled"] is True  # its start-up check: fc-solve --help
     assert RECORDED["pysolfc"]["fcs_command"] == "fc-solve"
     assert "version 5.0.0" in RECORDED["pysolfc"]["version"]
+    # as bakers-lab pysolfc runs it: every question after --help and --version went to
+    # the solver kept warm in the launching process (bakers_lab.bridge.serve)
+    assert RECORDED["pysolfc"]["answered_by_the_warm_solver"] >= len(CASES)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])

@@ -46,7 +46,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -71,6 +71,7 @@ __all__ = [
     "FcSolveError",
     "FcSolveRequest",
     "answer",
+    "asks_only",
     "deal_board",
     "main",
     "parse_request",
@@ -304,21 +305,24 @@ def _move_words(g: GameState, move: Move) -> str:
 
 def _line(g: GameState, result: SolveResult, optimise: bool) -> tuple[Move, ...]:
     """The line to give: the solver's without its detours, or with ``optimise`` the
-    shortest the compiled A* finds within :data:`OPT_NODES` positions when shorter.  A*
-    first searches as the solver did (for a line to beat), so on a deal the solver found
-    hard (more than :data:`OPT_SOLVER_NODES` positions) it is not asked: it would take as
-    long again (4.6 s on Good Measure game 3) for a line no shorter."""
+    shortest the compiled A* finds within :data:`OPT_NODES` positions when shorter (a
+    line A* proves shortest is given as it is: nothing is shorter).  A* first searches
+    as the solver did (for a line to beat), so on a deal the solver found hard (more
+    than :data:`OPT_SOLVER_NODES` positions) it is not asked: it would take as long
+    again (4.6 s on Good Measure game 3) for a line no shorter."""
     from bakers_lab.model.detours import without_detours
 
-    line = without_detours(g, result.moves)
-    if optimise and line and result.nodes <= OPT_SOLVER_NODES:
+    if optimise and result.moves and result.nodes <= OPT_SOLVER_NODES:
         from bakers_lab.solve.shortest import PAR_BOUND, shortest
 
         best = shortest(g, max_nodes=OPT_NODES, bound=PAR_BOUND)  # replayed, or it raises
+        if best.outcome == "optimal" and best.moves:
+            return tuple(best.moves)
+        line = without_detours(g, result.moves)
         if best.moves and len(best.moves) < len(line):
-            shortest_line = tuple(best.moves)
-            line = shortest_line if best.outcome == "optimal" else without_detours(g, shortest_line)
-    return line
+            return without_detours(g, tuple(best.moves))
+        return line
+    return without_detours(g, result.moves)
 
 
 def answer(argv: Sequence[str], board: bytes) -> Answer:
@@ -409,12 +413,13 @@ def _is_ours(candidate: str) -> bool:
     return b"bakers-lab" in head or b"bakers_lab" in head
 
 
-def main(argv: Sequence[str]) -> int:
+def main(argv: Sequence[str], ask: Callable[[Sequence[str], bytes], Answer] = answer) -> int:
     """``bakers-lab fc-solve ARGV``: read the board from standard input (unless a file is
-    named), answer, and return the exit status; a game this command does not know goes
-    to the real ``fc-solve``, standard input, output and status passed through."""
-    board = b"" if _asks_only(argv) else sys.stdin.buffer.read()
-    said = answer(argv, board)
+    named), answer (with ``ask``: :func:`answer` by default), and return the exit status;
+    a game this command does not know goes to the real ``fc-solve``, standard input,
+    output and status passed through."""
+    board = b"" if asks_only(argv) else sys.stdin.buffer.read()
+    said = ask(argv, board)
     real = real_fc_solve(skip=os.environ.get(SKIP_ENV, "").split(os.pathsep))
     if said.code == BAD and real is not None and _not_ours(argv):
         said = Answer(-1)  # an option only the real fc-solve knows: its question, its answer
@@ -444,7 +449,8 @@ def _not_ours(argv: Sequence[str]) -> bool:
     return False
 
 
-def _asks_only(argv: Sequence[str]) -> bool:
+def asks_only(argv: Sequence[str]) -> bool:
+    """Whether ``argv`` asks only for the help or the version (no board is read)."""
     return any(a in ("-h", "--help", "-v", "--version") for a in argv)
 
 

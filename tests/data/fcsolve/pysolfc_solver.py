@@ -7,7 +7,8 @@ Run under an X server (Xvfb), with PySolFC's source and its Python dependencies,
         tests/data/fcsolve/pysolfc_solver.py PYSOLFC_SRC OUTDIR [--survey]
 
 PySolFC's application starts with a launcher named ``fc-solve`` (running ``bakers-lab
-fc-solve``) first on its ``PATH``, as ``bakers-lab pysolfc`` starts it; PySolFC's own
+fc-solve``) first on its ``PATH`` and the solver kept warm in this process
+(:func:`bakers_lab.bridge.serve.serving`), as ``bakers-lab pysolfc`` starts it; PySolFC's own
 start-up check (``fc-solve --help``) decides whether its Solver is there.  Then, through
 PySolFC's own objects (the game's ``Solver_Class``, ``FreeCellSolver_Hint.computeHints``
 with the Solver dialog's default options, ``getHints`` and ``Stack.playMoveMove`` as its
@@ -89,6 +90,7 @@ def run(src: str, out: str, *, survey: bool) -> None:
 
     from bakers_lab.bridge.fcsolve import SKIP_ENV
     from bakers_lab.bridge.pysolfc import launcher
+    from bakers_lab.bridge.serve import serving
 
     faulthandler.dump_traceback_later(int(os.environ.get("PYSOL_WATCHDOG", "1800")), exit=True)
     os.makedirs(out, exist_ok=True)
@@ -280,7 +282,10 @@ def run(src: str, out: str, *, survey: bool) -> None:
     pysollib.app.Application.runGame = run_game
     from pysollib.main import main as pysol_main
 
-    pysol_main(sys.argv)
+    with serving() as answerer:  # as bakers-lab pysolfc keeps the solver warm
+        os.environ.update(answerer.env)
+        pysol_main(sys.argv)
+    results["pysolfc"]["answered_by_the_warm_solver"] = answerer.answered
     Path(out, "invocations.json").write_text(
         json.dumps({"pysolfc": results["pysolfc"], "recorded": results["recorded"]}, indent=1)
         + "\n"
