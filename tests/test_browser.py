@@ -83,10 +83,28 @@ def page(browser):
         context.close()
 
 
+#: The ports the servers of the tests are started on: below the range the system
+#: hands out for a port left to it (32768-60999 on Linux: kernels' channels, Chromium's
+#: and every other client's end), a block of 1,000 for each test process.  A port the
+#: system handed out could be handed out again to another test process's server before
+#: this one bound it; then this one failed, and its test was asked of the other
+#: server (its page "answered"): a JupyterLab test opened the app of another test.
+PORTS = range(20_000, 32_000)
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A port free now on 127.0.0.1, from this test process's own block of :data:`PORTS`."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")[2:]
+    block = (int(worker) if worker.isdigit() else 0) % (len(PORTS) // 1000)
+    low = PORTS.start + 1000 * block
+    for port in secrets.SystemRandom().sample(range(low, low + 1000), 1000):
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"no free port on 127.0.0.1 from {low} to {low + 999}")
 
 
 def shot_path(name: str) -> Path:
