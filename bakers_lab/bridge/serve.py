@@ -93,13 +93,25 @@ def serving() -> Iterator[Answerer]:
             yield answerer
         finally:
             if thread.is_alive():  # it ends when told to, by one who knows the key
-                with (
-                    contextlib.suppress(OSError, EOFError, AuthenticationError),
-                    Client(address, family=_family(), authkey=key) as conn,
-                ):
-                    conn.send_bytes(STOP)
-                thread.join(timeout=10)
+                telling = threading.Thread(target=_stop, args=(address, key), daemon=True)
+                telling.start()
+                telling.join(timeout=STOP_WAIT)
+                thread.join(timeout=STOP_WAIT)
             listener.close()
+
+
+#: Seconds the end of :func:`serving` waits for the answerer to stop.  A question with a
+#: huge ``--max-iters`` may still be searched (PySolFC has quit): its thread is left to
+#: end with the process, which does not wait for it.
+STOP_WAIT = 5.0
+
+
+def _stop(address: str, key: bytes) -> None:
+    with (
+        contextlib.suppress(OSError, EOFError, AuthenticationError),
+        Client(address, family=_family(), authkey=key) as conn,
+    ):
+        conn.send_bytes(STOP)
 
 
 #: What tells the answerer to stop (a question is a JSON list).
