@@ -89,3 +89,13 @@ def test_bakers_lab_pysolfc_gives_pysolfc_a_warm_fc_solve(tmp_path, monkeypatch,
     read = read_answer(answer.encode())
     assert read.state == "solved"
     assert play_hints(GameState.from_deal(bl.deal(7)), read.hints).is_won
+
+
+def test_without_a_socket_each_fc_solve_answers_alone(tmp_path, monkeypatch):
+    deep = tmp_path / ("d" * 120)  # longer than a socket's name may be (108 bytes)
+    deep.mkdir()
+    monkeypatch.setenv("TMPDIR", str(deep))
+    monkeypatch.setattr("tempfile.tempdir", None)  # read TMPDIR again
+    with serving() as answerer:
+        assert answerer.env == {} and "nowhere" in repr(answerer)
+        assert ask_server(BAKERS, deal_board(1), answerer.env) is None

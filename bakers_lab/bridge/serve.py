@@ -65,7 +65,8 @@ class Answerer:
         self.answered = 0
 
     def __repr__(self) -> str:
-        return f"<Answerer at {self.env[ADDRESS_ENV]!r}, {self.answered} answered>"
+        where = self.env.get(ADDRESS_ENV, "nowhere: each fc-solve answers alone")
+        return f"<Answerer at {where!r}, {self.answered} answered>"
 
 
 @contextlib.contextmanager
@@ -75,14 +76,20 @@ def serving() -> Iterator[Answerer]:
     Yields the :class:`Answerer`: give its :attr:`~Answerer.env` (:data:`ADDRESS_ENV`,
     :data:`KEY_ENV`) to the program that will run ``bakers-lab fc-solve``.  One thread
     loads the solver, then answers one question at a time; when the block ends, the
-    socket and its folder are removed."""
+    socket and its folder are removed.  Where no socket can be made (a temporary folder
+    whose path is too long for one), :attr:`~Answerer.env` is empty: each
+    ``bakers-lab fc-solve`` answers alone, as it would without this."""
     key = secrets.token_bytes(32)
     with tempfile.TemporaryDirectory(prefix="bakers-lab-answers-") as folder:
         if _family() == "AF_PIPE":
             address = rf"\\.\pipe\bakers-lab-answers-{secrets.token_hex(8)}"
         else:
             address = os.path.join(folder, "socket")  # the folder is the user's alone
-        listener = Listener(address, family=_family(), authkey=key)
+        try:
+            listener = Listener(address, family=_family(), authkey=key)
+        except OSError:  # (a temporary folder too long for a socket's name): no warm solver
+            yield Answerer({})
+            return
         answerer = Answerer({ADDRESS_ENV: address, KEY_ENV: key.hex()})
         thread = threading.Thread(
             target=_answer_all, args=(listener, answerer), name="bakers-lab fc-solve",
