@@ -1007,7 +1007,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _fc_solve(argv: list[str]) -> int:
     """``bakers-lab fc-solve ARGS``: fc-solve's answer, its errors in one line on
     standard error with fc-solve's exit status (255), never a traceback."""
-    from bakers_lab.bridge.fcsolve import BAD, main
+    from bakers_lab.bridge.fcsolve import BAD, failed, main
     from bakers_lab.bridge.serve import answer_here_or_there
 
     try:
@@ -1020,9 +1020,9 @@ def _fc_solve(argv: list[str]) -> int:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return BAD
     except Exception as exc:  # PySolFC reads standard output only: one line, never a traceback
-        text = " ".join(str(exc).split()) or type(exc).__name__
-        print(f"fc-solve: {shown(text, 2000)}", file=sys.stderr)
-        return BAD
+        said = failed(exc)
+        sys.stderr.buffer.write(said.err)
+        return said.code
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -73,6 +73,7 @@ __all__ = [
     "answer",
     "asks_only",
     "deal_board",
+    "failed",
     "main",
     "parse_request",
     "position_of",
@@ -312,17 +313,16 @@ def _line(g: GameState, result: SolveResult, optimise: bool) -> tuple[Move, ...]
     again (4.6 s on Good Measure game 3) for a line no shorter."""
     from bakers_lab.model.detours import without_detours
 
+    best: tuple[Move, ...] = ()
     if optimise and result.moves and result.nodes <= OPT_SOLVER_NODES:
         from bakers_lab.solve.shortest import PAR_BOUND, shortest
 
-        best = shortest(g, max_nodes=OPT_NODES, bound=PAR_BOUND)  # replayed, or it raises
-        if best.outcome == "optimal" and best.moves:
-            return tuple(best.moves)
-        line = without_detours(g, result.moves)
-        if best.moves and len(best.moves) < len(line):
-            return without_detours(g, tuple(best.moves))
-        return line
-    return without_detours(g, result.moves)
+        found = shortest(g, max_nodes=OPT_NODES, bound=PAR_BOUND)  # replayed, or it raises
+        if found.outcome == "optimal" and found.moves:
+            return tuple(found.moves)
+        best = tuple(found.moves)
+    line = without_detours(g, result.moves)
+    return without_detours(g, best) if best and len(best) < len(line) else line
 
 
 def answer(argv: Sequence[str], board: bytes) -> Answer:
@@ -420,6 +420,8 @@ def main(argv: Sequence[str], ask: Callable[[Sequence[str], bytes], Answer] = an
     output and status passed through."""
     board = b"" if asks_only(argv) else sys.stdin.buffer.read()
     said = ask(argv, board)
+    if said.code not in (BAD, -1):
+        return _said(said)
     real = real_fc_solve(skip=os.environ.get(SKIP_ENV, "").split(os.pathsep))
     if said.code == BAD and real is not None and _not_ours(argv):
         said = Answer(-1)  # an option only the real fc-solve knows: its question, its answer
@@ -434,9 +436,21 @@ def main(argv: Sequence[str], ask: Callable[[Sequence[str], bytes], Answer] = an
         sys.stdout.buffer.write(done.stdout)
         sys.stderr.buffer.write(done.stderr)
         return done.returncode
+    return _said(said)
+
+
+def _said(said: Answer) -> int:
     sys.stdout.buffer.write(said.out)
     sys.stderr.buffer.write(said.err)
     return said.code
+
+
+def failed(exc: BaseException) -> Answer:
+    """What ``fc-solve`` says when answering raised ``exc``: one line on standard error
+    and fc-solve's status for it (PySolFC reads standard output only; never a
+    traceback)."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return Answer(BAD, err=f"fc-solve: {shown(text, 2000)}\n".encode())
 
 
 def _not_ours(argv: Sequence[str]) -> bool:

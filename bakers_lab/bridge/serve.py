@@ -36,7 +36,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from multiprocessing import AuthenticationError
 from multiprocessing.connection import Client, Connection, Listener
 
-from bakers_lab.bridge.fcsolve import BAD, Answer, answer, asks_only, deal_board
+from bakers_lab.bridge.fcsolve import Answer, answer, asks_only, deal_board, failed
 
 __all__ = ["ADDRESS_ENV", "KEY_ENV", "Answerer", "answer_here_or_there", "ask_server", "serving"]
 
@@ -155,8 +155,7 @@ def _answer_one(conn: Connection, asked: bytes, answerer: Answerer) -> None:
         try:
             said = answer(argv, board)
         except Exception as exc:  # as bakers-lab fc-solve says it: one line, never a traceback
-            text = " ".join(str(exc).split()) or type(exc).__name__
-            said = Answer(BAD, err=f"fc-solve: {text}\n".encode())
+            said = failed(exc)
         answerer.answered += 1  # counted before the caller has its answer
         conn.send_bytes(json.dumps({"code": said.code}).encode())
         conn.send_bytes(said.out)

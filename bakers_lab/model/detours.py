@@ -120,9 +120,10 @@ def _take_shortcuts(start: GameState, line: list[Move], depth: int) -> list[Move
     line = list(line)
     keys, landed = _walk(start, line)
     g = start.copy()
+    here = _parents(g)  # of position i, kept as the line is played: one card moves
     i = 0
     while i < len(line):
-        best = _best_shortcut(g, line, i, keys, landed, depth)
+        best = _best_shortcut(g, here, line, i, keys, landed, depth)
         if best is not None:
             saves, way = best
             line[i : i + len(way) + saves] = way
@@ -130,22 +131,25 @@ def _take_shortcuts(start: GameState, line: list[Move], depth: int) -> list[Move
             landed[i + 1 :] = after[1:]
         g.play(line[i])
         i += 1
+        card, place = landed[i]
+        here[card] = place
     return line
 
 
 def _best_shortcut(
     g: GameState,
+    here: Sequence[int],
     line: Sequence[Move],
     i: int,
     keys: Sequence[bytes],
     landed: Sequence[tuple[int, int]],
     depth: int,
 ) -> tuple[int, tuple[Move, ...]] | None:
-    """The shortcut from position ``i`` (``g``) that saves most: (moves saved, the way).
+    """The shortcut from position ``i`` (``g``, its :func:`_parents` ``here``) that saves
+    most: (moves saved, the way).
     Only the later positions where at most ``depth`` cards lie elsewhere are tried
     (:func:`_parents`), each by moving those cards once: a card moved twice could go
     straight to its second place (it is on top either way, and nothing else changed)."""
-    here = _parents(g)
     elsewhere: dict[int, int] = {}  # the cards lying elsewhere than at i: card -> move
     tries: list[tuple[int, int, int, list[int]]] = []  # (-saved, way length, j, moves)
     for j in range(i, len(line)):
