@@ -932,6 +932,8 @@ _COMPILES: dict[str, Callable[[argparse.Namespace], Sequence[str]]] = {
     "pick": lambda a: (
         [] if a.deals is None or _rated(a.deals, a.variant) else ["solver", "board players"]
     ),
+    # its warm solver loads the solver and A* while PySolFC starts (bridge/serve.py)
+    "pysolfc": lambda a: ["solver", "shortest"],
 }
 
 
