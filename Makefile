@@ -5,14 +5,14 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .PHONY: test lint survey venv clean lab app check-data references ratings outcomes wheel smoke \
-	clean-notebooks
+	clean-notebooks docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install --quiet -e ".[test,notebooks]"
+	$(BIN)/python -m pip install --quiet -e ".[test,notebooks,docs]"
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -39,7 +39,7 @@ test: $(STAMP)
 	@$(BIN)/python tests/warm.py & warm=$$!; \
 	$(MAKE) --no-print-directory lint || { kill $$warm 2>/dev/null; exit 1; }; \
 	wait $$warm
-	$(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder
+	$(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder --ignore=tests/docs
 
 survey: $(STAMP)
 	$(BIN)/bakers-lab survey --deals 1-1000 --variant bakers_dozen --players solver --jobs -1 --out data/runs/bakers_dozen_1-1000
@@ -74,6 +74,16 @@ wheel: $(STAMP)
 # the wheel installed in a fresh environment outside the clone, and tried there
 smoke: wheel
 	.ci/smoke.sh build/wheel/bakers_lab-*.whl
+
+# the manual, into build/docs/html (open index.html): offline, warnings are errors, every
+# reference to the package's own names must find its page; the notebooks and the guides'
+# examples are run (and kept in build/docs/.jupyter_cache until they change); then its
+# tests (tests/docs: every public name has its page, every example ran, the site in a
+# browser), which make test leaves out
+docs: $(STAMP)
+	$(BIN)/sphinx-build -W --keep-going -n -q -b html -d build/docs/doctrees docs build/docs/html
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/docs
+	@echo "the manual: build/docs/html/index.html"
 
 # JupyterLab on the notebooks (Ctrl-C stops it)
 lab: $(STAMP)

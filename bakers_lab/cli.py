@@ -1,4 +1,4 @@
-"""The ``bakers-lab`` command.
+"""The ``bakers-lab`` command (each sub-command's options: ``bakers-lab COMMAND --help``)::
 
     bakers-lab deal N [--variant V] [--format text|json]
     bakers-lab solve (N | --board FILE) [--variant V] [--max-nodes K] [--max-depth D]
@@ -63,12 +63,16 @@ class _Parser(argparse.ArgumentParser):
 #: How a teacher runs a class with the exercises: ``bakers-lab exercises --help`` ends
 #: with it, and the teacher's copy of the notebook opens with the same steps (a test
 #: keeps the two alike).
+#: The last line of ``bakers-lab --help``: where the manual is.
+MANUAL = "The manual: `make docs` in a clone builds build/docs/html/index.html."
+
 FOR_TEACHERS = """\
 For teachers:
   Students get the student's copy (bakers-lab exercises --out DIR, or the one among
   bakers-lab notebooks DIR); the teacher's copy, with the solutions and these steps in
   its first cell, only with --solutions. A class, with nbgrader
   (pip install 'bakers_lab[exercises]'), in the course folder:
+
   1. make the assignment: bakers-lab exercises --solutions --out source/ps1, then
      nbgrader generate_assignment ps1; hand out bakers-lab exercises --out DIR
      (nbgrader's release/ps1 copy without the teachers' cell)
@@ -695,7 +699,9 @@ def _add_flag(p: argparse.ArgumentParser, name: str, help: str) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The command's argument parser (one sub-command per job)."""
-    parser = _Parser(prog="bakers-lab", description="Baker's Dozen solitaire analysis toolkit.")
+    parser = _Parser(
+        prog="bakers-lab", description="Baker's Dozen solitaire analysis toolkit.", epilog=MANUAL
+    )
     parser.add_argument("--version", action="version", version=f"bakers-lab {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 

@@ -307,3 +307,13 @@ def test_the_help_names_pysolfcs_own_files(command, file):
     proc = run_cli(command, "--help")
     assert proc.returncode == 0
     assert file in " ".join(proc.stdout.split())
+
+
+def test_the_help_ends_with_where_the_manual_is(monkeypatch):
+    from bakers_lab.cli import MANUAL
+
+    monkeypatch.setenv("COLUMNS", "100")
+    proc = run_cli("--help")
+    assert proc.returncode == 0
+    assert proc.stdout.rstrip().splitlines()[-1] == MANUAL
+    assert MANUAL == "The manual: `make docs` in a clone builds build/docs/html/index.html."

@@ -61,7 +61,9 @@ class Answerer:
     lead ``bakers-lab fc-solve`` to it, and :attr:`answered`, the questions answered."""
 
     def __init__(self, env: dict[str, str]) -> None:
+        #: The environment entries that lead ``bakers-lab fc-solve`` to this answerer.
         self.env = env
+        #: How many questions it has answered.
         self.answered = 0
 
     def __repr__(self) -> str:

@@ -459,7 +459,7 @@ def _ratio_ticks(ax: Axes) -> None:
 
 
 def odds_ratio_chart(model: LossPredictors | LossModel, *, ax: Axes | None = None) -> Figure:
-    """Forest plot of the straight line of a :func:`~bakers_lab.study.stats.loss_model`
+    """Forest plot of the straight line of a :func:`~bakers_lab.loss_model`
     (or of a :func:`~bakers_lab.study.stats.logistic_model`): each feature's odds
     ratio of losing per 1 SD with its 95 % Wald interval, sorted, on a log axis
     with the no-effect line at 1."""

@@ -38,6 +38,7 @@ from bakers_lab.utils.validate import describe
 
 __all__ = ["GameState", "Outcome"]
 
+#: Where a game stands: ``"won"``, ``"lost"`` (no legal move left) or ``"ongoing"``.
 Outcome = Literal["won", "lost", "ongoing"]
 
 _CARDS = tuple(Card.from_index(i) for i in range(52))

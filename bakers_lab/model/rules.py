@@ -43,9 +43,14 @@ __all__ = [
     "variant_names",
 ]
 
+#: What a top card may go on in the tableau: one rank higher of any suit, of its own suit,
+#: or of the other colour.
 TableauBuild = Literal["any_suit", "same_suit", "alternate_colour"]
+#: What an emptied column takes: nothing, a King, or any card.
 EmptyColumn = Literal["none", "king", "any"]
+#: What moves at once: one card, or a built run as a unit.
 MoveUnit = Literal["card", "sequence"]
+#: How a foundation is built from its Ace: in one suit, or in alternating colours.
 FoundationBuild = Literal["same_suit", "alternate_colour"]
 
 

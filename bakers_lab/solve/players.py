@@ -143,6 +143,7 @@ from bakers_lab.solve.fast import (
 from bakers_lab.utils.validate import as_int, describe
 
 __all__ = [
+    "DIALS",
     "GAMES_VERSION",
     "MAX_DECISIONS",
     "MAX_DEPTH",

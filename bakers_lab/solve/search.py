@@ -253,6 +253,8 @@ class Node:
 
 
 # -- results and traces ------------------------------------------------------
+#: What a step of a trace did: a node generated, expanded, pruned (a duplicate or over a
+#: bound), or the goal reached.
 EventKind = Literal["generate", "expand", "prune", "goal"]
 
 

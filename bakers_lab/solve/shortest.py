@@ -157,8 +157,8 @@ The search runs on the positions of :mod:`.fast`, with four of its rules:
 ``shortest`` finds exactly the length of the teaching breadth-first search,
 which plays every move and nothing automatically.
 
-Memory
-------
+Memory of the A* search
+-----------------------
 A stored position costs about 140 bytes (its cards, its line, its place in
 the table and in the queue); the arrays grow as positions are stored, so a
 search takes what it stores, not what its budget would allow.  Positions
@@ -232,6 +232,8 @@ BOUNDS: dict[str, int] = {
     "hitting_set": _shortest.HITTING_SET,
 }
 
+#: What a search for the shortest win found: a line proven shortest (``"optimal"``), a
+#: win not proven shortest, a proof that there is none, or nothing within the budget.
 ShortestOutcome = Literal["optimal", "solved", "unsolvable", "unresolved"]
 #: The outcomes: ``optimal`` (a win proven shortest), ``solved`` (a win, and a
 #: lower bound below its length: the budget ran out first), ``unsolvable``

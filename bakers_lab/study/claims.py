@@ -81,6 +81,7 @@ class SeedClaim:
     strong: bool = False  #: "much", "considerably": at least 10 points
 
 
+#: The rule texts' claims, each with where it comes from and how it is checked.
 CLAIMS: tuple[SeedClaim, ...] = (
     SeedClaim("careful_75_80", "won about 75–80 % of the time with careful play",
               "seeds 000, 004", "rate", low=0.75, high=0.80),

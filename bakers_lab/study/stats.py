@@ -42,6 +42,8 @@ __all__ = [
     "PAIRED_COLUMNS",
     "LossModel",
     "ablation",
+    "hardest_deals",
+    "held_out_split",
     "ladder",
     "logistic_model",
     "paired_comparison",
@@ -570,7 +572,7 @@ def rate_by_decile(
 class LossModel:
     """A logistic regression of losing on a player's deals, with held-out accuracy:
     the straight line of the loss model (:func:`logistic_model`; the loss model
-    itself is :func:`loss_model`, which draws this line on one feature per family
+    itself is :func:`~bakers_lab.loss_model`, which draws this line on one feature per family
     and grows trees beside it).
 
     ``odds_ratios``: one row per feature kept, columns ``feature``,
@@ -720,7 +722,7 @@ def logistic_model(
     seed: int = 0,
 ) -> LossModel:
     """The straight line of the loss model: a logistic regression of losing on
-    ``features``, checked on held-out deals.  :func:`loss_model` draws it on one
+    ``features``, checked on held-out deals.  :func:`~bakers_lab.loss_model` draws it on one
     feature per family; give ``features`` yourself only when they do not measure
     the same thing (collinear features split one effect among meaningless
     coefficients).

@@ -69,6 +69,7 @@ __all__ = [
     "ON_DEMAND",
     "Strength",
     "StrengthError",
+    "default_cache",
     "strength",
     "unplayed",
 ]

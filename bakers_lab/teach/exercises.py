@@ -68,8 +68,11 @@ FILE_NAME = "05_exercises.ipynb"
 TEACHER_FILE = "exercises_teacher.ipynb"
 #: nbgrader's delimiters of a solution region, and its stubs for a Python notebook.
 SOLUTION_BEGIN = "### BEGIN SOLUTION"
+#: nbgrader's end of a solution region.
 SOLUTION_END = "### END SOLUTION"
+#: What nbgrader puts in place of a code solution in the students' copy.
 CODE_STUB = "# YOUR CODE HERE\nraise NotImplementedError()"
+#: What nbgrader puts in place of an answer in words in the students' copy.
 TEXT_STUB = "YOUR ANSWER HERE"
 
 Notebook = dict[str, Any]

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from bakers_lab.teach.cases import Case
 from bakers_lab.teach.html import report_html
 
-__all__ = ["Check", "Failure", "HeuristicReport", "Informed", "SearchReport"]
+__all__ = ["Check", "Failure", "HeuristicReport", "Informed", "Report", "SearchReport"]
 
 
 @dataclass(frozen=True)

@@ -112,10 +112,12 @@ class Unreadable:
     why: str
 
 
+#: How a run in the child process ended: each kind is a class of its own.
 Outcome = Returned | Raised | OutOfTime | OutOfMemory | Died | Unreadable
 
-#: The longest error message and traceback kept from a child (characters).
+#: The longest error message kept from a child (characters).
 _MESSAGE_CHARS = 2_000
+#: The longest traceback kept from a child (characters).
 TRACE_CHARS = 20_000
 
 

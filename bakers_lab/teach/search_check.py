@@ -59,7 +59,7 @@ from bakers_lab.teach.sandbox import (
 )
 from bakers_lab.utils.validate import as_int, as_number, describe, shown
 
-__all__ = ["PROMISES", "Promise", "ReferenceRuns", "check_search", "textbook_astar"]
+__all__ = ["PROMISES", "Promise", "ReferenceRun", "ReferenceRuns", "check_search", "textbook_astar"]
 
 
 @dataclass(frozen=True)
@@ -247,7 +247,7 @@ def _read_run(value: object) -> _Run | None:
 
 
 @dataclass(frozen=True)
-class _Reference:
+class ReferenceRun:
     """The reference's run on one case: its line and counts."""
 
     line: tuple[Move, ...] | None
@@ -271,7 +271,7 @@ class ReferenceRuns:
 
     def __init__(self) -> None:
         self._shortest: dict[Case, ref.SearchResult] = {}
-        self._runs: dict[tuple[object, Case, object], _Reference] = {}
+        self._runs: dict[tuple[object, Case, object], ReferenceRun] = {}
 
     def shortest(self, case: Case) -> ref.SearchResult:
         """Breadth-first search's run on the deal of ``case``."""
@@ -279,7 +279,7 @@ class ReferenceRuns:
             self._shortest[case] = ref.breadth_first(case.deal())
         return self._shortest[case]
 
-    def reference(self, promise: Promise, case: Case, h: Heuristic | None) -> _Reference:
+    def reference(self, promise: Promise, case: Case, h: Heuristic | None) -> ReferenceRun:
         """The run of ``promise``'s reference on ``case`` (with the heuristic ``h``)."""
         key = (promise.reference, case, h)
         if key not in self._runs:
@@ -287,12 +287,12 @@ class ReferenceRuns:
         return self._runs[key]
 
 
-def _reference(promise: Promise, case: Case, h: Heuristic | None) -> _Reference:
+def _reference(promise: Promise, case: Case, h: Heuristic | None) -> ReferenceRun:
     problem = RecordingProblem(case.deal())
     with warnings.catch_warnings():  # "may overestimate": flicker does not, it is inconsistent
         warnings.simplefilter("ignore")
         r = promise.reference(problem) if h is None else promise.reference(problem, h)
-    return _Reference(None if r.solution is None else tuple(r.solution), problem.stats())
+    return ReferenceRun(None if r.solution is None else tuple(r.solution), problem.stats())
 
 
 def _moves(line: tuple[Move, ...] | None) -> tuple[str, ...] | None:

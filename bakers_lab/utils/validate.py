@@ -178,7 +178,7 @@ def as_number(
 ) -> float:
     """``value`` (any real number type but bool, finite) as a ``float`` in ``low …
     high`` (``low`` itself excluded when ``low_open``); ``unit`` says what it
-    measures, in the message of :class:`error`.
+    measures, in the message of ``error``.
 
     >>> as_number(0, "relax", low=0, high=10**6, unit=" (CP-SAT's deterministic time)")
     0.0

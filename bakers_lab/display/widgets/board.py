@@ -26,6 +26,8 @@ from bakers_lab.study.coach import Hint, hint
 from bakers_lab.utils.present import counted
 from bakers_lab.utils.validate import as_int
 
+__all__ = ["Board", "BoardModel"]
+
 
 # -- what an interactive board knows ------------------------------------------
 class BoardModel:

@@ -44,6 +44,8 @@ from bakers_lab.study.rating import RATERS, Difficulty, rated, tag_of
 from bakers_lab.utils.present import counted
 from bakers_lab.utils.validate import as_bool, as_int, describe
 
+__all__ = ["KNOWN_OPEN", "PLAYERS", "Compare", "ExplorerModel", "GameExplorer", "lost_and_won"]
+
 # -- what the game explorer knows ---------------------------------------------
 #: Deals nobody has shown won or proven lost, by (variant, number): who listed them.
 KNOWN_OPEN: Mapping[tuple[str, int], str] = {

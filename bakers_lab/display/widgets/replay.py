@@ -26,6 +26,8 @@ from bakers_lab.study.coach import Explanation, explain
 from bakers_lab.utils.present import counted
 from bakers_lab.utils.validate import as_bool, as_int, describe
 
+__all__ = ["Replay", "ReplayModel"]
+
 #: How a replayed game ended (``ended`` of a GameRecord or survey row, or a
 #: SolveResult's outcome), in words; ``{n}`` is the number of moves.
 _ENDED_TEXT = {

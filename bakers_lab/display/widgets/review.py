@@ -67,6 +67,11 @@ class ReviewModel:
     for a game you won.
     """
 
+    #: Whether the moves replay on the rule engine.
+    ok: bool
+    #: What the app says of the game, in words (the first illegal move, the verdict).
+    message: str
+
     def __init__(
         self,
         start: Deal | GameState | int,

@@ -45,6 +45,8 @@ import ipywidgets as widgets
 from bakers_lab.display.widgets._common import make_button
 from bakers_lab.utils.validate import as_bool, as_int, describe
 
+__all__ = ["Stepped", "Stepper"]
+
 #: The play/pause button's width: its label changes, the buttons after it must not move.
 PLAY_WIDTH = "6.5em"
 

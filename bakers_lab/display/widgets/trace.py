@@ -20,6 +20,8 @@ from bakers_lab.model.render import board_html
 from bakers_lab.solve.search import Event, Problem, SearchResult, as_problem
 from bakers_lab.utils.validate import as_int, describe
 
+__all__ = ["TraceModel", "TraceViewer"]
+
 # -- what a trace viewer knows ----------------------------------------------------
 #: What a play-through of a trace stops at (:meth:`TraceModel.stops`), in words.
 PLAY_UNITS = {"event": "every event", "expansion": "each expansion", "depth": "each new depth"}
