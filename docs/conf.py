@@ -80,6 +80,8 @@ html_theme_options = {
     "header_links_before_dropdown": 5,
 }
 # the pages of the top bar that have no pages under them: no empty side bar
-html_sidebars = {page: [] for page in ("getting-started", "rules", "guides/*", "method/*")}
+html_sidebars: dict[str, list[str]] = {
+    page: [] for page in ("getting-started", "rules", "guides/*", "method/*")
+}
 html_show_sourcelink = False
 html_last_updated_fmt = None
