@@ -81,7 +81,7 @@ smoke: wheel
 # tests (tests/docs: every public name has its page, every example ran, the site in a
 # browser), which make test leaves out
 docs: $(STAMP)
-	$(BIN)/sphinx-build -W --keep-going -n -q -b html -d build/docs/doctrees docs build/docs/html
+	$(BIN)/sphinx-build -W --keep-going -n -q -j 2 -b html -d build/docs/doctrees docs build/docs/html
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/docs
 	@echo "the manual: build/docs/html/index.html"
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import importlib
 import importlib.util
 import inspect
@@ -25,7 +26,6 @@ import pkgutil
 import re
 import sys
 import types
-from collections.abc import Iterator
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -65,6 +65,7 @@ NOT_RUN = {"05_exercises.ipynb"}
 # --- the public names -----------------------------------------------------------------
 
 
+@functools.cache
 def public_modules() -> list[types.ModuleType]:
     """Every module of the package with an ``__all__`` and no ``_private`` part in its
     name, ``bakers_lab`` itself first."""
@@ -94,6 +95,7 @@ def _defines(module: types.ModuleType, name: str, value: object) -> bool:
     return any(line.startswith((f"{name} =", f"{name}: ")) for line in source.splitlines())
 
 
+@functools.cache
 def homes() -> dict[tuple[str, int], str]:
     """Where each public name is documented: ``(name, id(object))`` to the module.
 
@@ -230,9 +232,12 @@ def write_presets() -> None:
 
 
 def write_claims() -> None:
+    from bakers_lab.files.datadir import shipped_table
     from bakers_lab.study.claims import claims_table, format_claims
 
-    table = format_claims(claims_table(None), markdown=True)
+    # from the compact table the package ships: the same claims as data/ gives
+    # (tests/test_packaging.py), read in a second instead of ten
+    table = format_claims(claims_table(shipped_table()), markdown=True)
     text = (
         "# The claims against the data\n\n"
         "The rule texts' claims about Baker's Dozen, each with what the shipped surveys "
@@ -243,6 +248,40 @@ def write_claims() -> None:
         "dials: [](../method/players.md).\n\n" + table
     )
     _write(OUT / "claims.md", text)
+
+
+def write_schema() -> None:
+    """The survey table's columns as a shipped survey has them on disk, and the deal
+    features with their meanings."""
+    import pyarrow.parquet as pq
+
+    from bakers_lab.study.features import describe_features
+
+    types: dict[str, str] = {}
+    for name in ("bakers_dozen_1-32000", "bakers_dozen_shortest_1-1000"):
+        chunk = sorted((ROOT / "data" / name).glob("chunk-*.parquet"))[0]
+        schema = pq.read_schema(chunk)
+        for column, kind in zip(schema.names, schema.types, strict=True):
+            if not column.startswith("f_"):
+                types.setdefault(column, str(kind))
+    rows = ["| column | type on disk (Parquet) |", "|---|---|"]
+    rows += [f"| `{c}` | `{t}` |" for c, t in types.items()]
+    features = ["| feature | what it measures |", "|---|---|"]
+    features += [f"| `{r.name}` | {r.meaning} |" for r in describe_features().itertuples()]
+    text = (
+        "# The survey table\n\n"
+        "A survey is a folder of Parquet chunks and `_survey.json`, its configuration; "
+        "{func}`bakers_lab.read_survey` reads it back, checked, one row per deal, variant "
+        "and player. What each column holds, as {mod}`bakers_lab.study.survey` says:\n\n"
+        "```{eval-rst}\n.. currentmodule:: bakers_lab.study.survey\n\n"
+        ".. automodule:: bakers_lab.study.survey\n   :no-index:\n   :no-members:\n```\n\n"
+        "## The columns on disk\n\nAs the shipped surveys of the solver and of `shortest` "
+        "have them (read from their first chunks when the manual is built):\n\n"
+        + "\n".join(rows)
+        + "\n\n## The features of a deal\n\nThe `f_*` columns, from "
+        "{func}`bakers_lab.describe_features`:\n\n" + "\n".join(features) + "\n"
+    )
+    _write(OUT / "schema.md", text)
 
 
 def write_notebooks() -> None:
@@ -273,52 +312,75 @@ def generate(app: Sphinx) -> None:
     write_api()
     write_presets()
     write_claims()
+    write_schema()
     write_notebooks()
-    app.bakers_aliases = dict(_aliases())  # type: ignore[attr-defined]
-    app.bakers_homes = homes()  # type: ignore[attr-defined]
 
 
 # --- references to the package's names -------------------------------------------------
 
 
-def _aliases() -> Iterator[tuple[str, str]]:
-    """``(alias, documented)`` for every name a public module re-exports."""
+@functools.cache
+def _aliases() -> dict[str, str]:
+    """Every name a public module re-exports: its full name there, to where it is
+    documented."""
     home = homes()
+    found = {}
     for module in public_modules():
         for name in module.__all__:
             where = home[_key(name, getattr(module, name))]
             if where != module.__name__:
-                yield f"{module.__name__}.{name}", f"{where}.{name}"
+                found[f"{module.__name__}.{name}"] = f"{where}.{name}"
+    return found
 
 
-def _documented(
-    target: str, context: str | None, app: Sphinx, within_class: bool = False
-) -> str | None:
+@functools.cache
+def _imports(modname: str) -> dict[str, tuple[str, str]]:
+    """What module ``modname`` imports by name (also where only a type checker sees it,
+    under ``if TYPE_CHECKING:``): the name to (the module, the name there)."""
+    try:
+        tree = ast.parse(inspect.getsource(importlib.import_module(modname)))
+    except (OSError, TypeError, SyntaxError):
+        return {}
+    found: dict[str, tuple[str, str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                found.setdefault(alias.asname or alias.name, (node.module, alias.name))
+    return found
+
+
+@functools.cache
+def _documented(target: str, context: str | None, within_class: bool = False) -> str | None:
     """Where the page of ``target`` is, as a docstring of module ``context`` means it:
     a re-exported name (``bakers_lab.strength``) is documented where it is defined, and a
     bare name (``GameState``, ``GameState.play``) is what the module has under that name,
     as Python would read it."""
-    aliases: dict[str, str] = app.bakers_aliases  # type: ignore[attr-defined]
-    for alias, documented in aliases.items():
-        if target == alias or target.startswith(alias + "."):
-            return documented + target[len(alias) :]
-    if context is None or target.startswith("bakers_lab.") or within_class:
+    parts = target.split(".")
+    aliases = _aliases()
+    for i in range(len(parts), 1, -1):
+        documented = aliases.get(".".join(parts[:i]))
+        if documented is not None:
+            return ".".join([documented, *parts[i:]])
+    if context is None or not context.startswith("bakers_lab") or within_class:
         return None  # (a method or attribute of the class the docstring is in: Sphinx's)
-    head, _, rest = target.partition(".")
-    module = importlib.import_module(context) if context.startswith("bakers_lab") else None
-    value = getattr(module, head, None)
-    if value is None and module is not None:
-        value = _imported_only_for_types(module, head)
+    if target.startswith("bakers_lab."):
+        return None
+    head, rest = parts[0], parts[1:]
+    value = getattr(importlib.import_module(context), head, None)
+    if value is None and head in _imports(context):
+        source, name = _imports(context)[head]
+        if source.startswith("bakers_lab"):
+            value = getattr(importlib.import_module(source), name, None)
     if value is None:
         return None
     if inspect.ismodule(value):
         where = value.__name__
     else:
-        where = app.bakers_homes.get(_key(head, value))  # type: ignore[attr-defined]
-        if where is None:
+        home = homes().get(_key(head, value))
+        if home is None:
             return None
-        where = f"{where}.{head}"
-    return where + (f".{rest}" if rest else "")
+        where = f"{home}.{head}"
+    return ".".join([where, *rest])
 
 
 def qualify(app: Sphinx, doctree: nodes.document) -> None:
@@ -329,7 +391,7 @@ def qualify(app: Sphinx, doctree: nodes.document) -> None:
         if node.get("refdomain") != "py":
             continue
         within_class = node.get("reftype") in ("meth", "attr") and bool(node.get("py:class"))
-        new = _documented(node["reftarget"], node.get("py:module"), app, within_class)
+        new = _documented(node["reftarget"], node.get("py:module"), within_class)
         if new is not None and new != node["reftarget"]:
             node["reftarget"] = new
             node["refspecific"] = False
@@ -339,7 +401,7 @@ def resolve(app: Sphinx, env: BuildEnvironment, node: pending_xref, contnode: no
     """A reference Sphinx did not find, found as :func:`_documented` says."""
     if node.get("refdomain") != "py":
         return None
-    new = _documented(node["reftarget"], node.get("py:module"), app)
+    new = _documented(node["reftarget"], node.get("py:module"))
     if new is None:
         return None
     domain = env.get_domain("py")
@@ -348,6 +410,7 @@ def resolve(app: Sphinx, env: BuildEnvironment, node: pending_xref, contnode: no
     )
 
 
+@functools.cache
 def _outside(target: str, context: str | None) -> bool:
     """Whether ``target`` names something outside the package's public names (the
     standard library, pandas, numpy …, or a ``_private`` name), whose page this manual
@@ -363,46 +426,13 @@ def _outside(target: str, context: str | None) -> bool:
     if importlib.util.find_spec(head) is not None:
         return True
     if context and context.startswith("bakers_lab"):
-        module = importlib.import_module(context)
-        value = getattr(module, head, None)
+        value = getattr(importlib.import_module(context), head, None)
         if value is not None:
             origin = getattr(value, "__module__", None) or getattr(value, "__name__", "")
             return not str(origin).startswith("bakers_lab")
-        return _imported_from_elsewhere(module, head)
+        source = _imports(context).get(head)
+        return source is not None and not source[0].startswith("bakers_lab")
     return target in dir(builtins)
-
-
-def _imported_only_for_types(module: types.ModuleType, name: str) -> object:
-    """What ``module`` imports as ``name`` where only a type checker sees it (under
-    ``if TYPE_CHECKING:``), from a module of the package; None if it does not."""
-    try:
-        tree = ast.parse(inspect.getsource(module))
-    except (OSError, TypeError, SyntaxError):
-        return None
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bakers_lab"):
-            for alias in node.names:
-                if (alias.asname or alias.name) == name:
-                    return getattr(importlib.import_module(str(node.module)), alias.name, None)
-    return None
-
-
-def _imported_from_elsewhere(module: types.ModuleType, name: str) -> bool:
-    """Whether ``module`` imports ``name`` from another package (also where only a type
-    checker sees the import)."""
-    try:
-        tree = ast.parse(inspect.getsource(module))
-    except (OSError, TypeError, SyntaxError):
-        return False
-    for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.ImportFrom)
-            and node.module
-            and node.level == 0
-            and any((a.asname or a.name) == name for a in node.names)
-        ):
-            return not node.module.startswith("bakers_lab")
-    return False
 
 
 def quiet_outside(app: Sphinx, domain: Any, node: pending_xref) -> bool | None:

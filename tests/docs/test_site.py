@@ -109,7 +109,7 @@ def test_every_example_of_the_guides_ran_at_the_build(guide):
 def test_the_claims_page_is_the_commands_table():
     from bakers_lab.study.claims import claims_table, format_claims
 
-    table = format_claims(claims_table(None), markdown=True)
+    table = format_claims(claims_table(None), markdown=True)  # data/'s, as the command
     page = (SITE / "_generated" / "claims.html").read_text(encoding="utf-8")
     rows = [line for line in table.splitlines() if line.startswith("| ")][1:]
     assert page.count('<tr class="row-') == len(rows) + 1  # and the header
