@@ -55,6 +55,8 @@ autodoc_preserve_defaults = True
 autodoc_class_signature = "mixed"
 
 myst_enable_extensions = ["colon_fence", "deflist"]
+# a block without a language (the shell commands, a move file) is shown as it is written
+highlight_language = "none"
 myst_heading_anchors = 3
 
 # the notebooks: executed at build time (cached between builds in build/docs/.jupyter_cache),

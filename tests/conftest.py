@@ -71,6 +71,9 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["BAKERS_LAB_JOURNAL"] = os.path.join(tempfile.mkdtemp(), "journal.parquet")
     if hasattr(config, "workerinput"):
         return  # a pytest-xdist worker: the controller warmed the cache already
+    docs = Path(__file__).resolve().parent / "docs"
+    if config.args and all(Path(a).resolve().is_relative_to(docs) for a in config.args):
+        return  # the manual's tests (make docs): they read the built site, and solve nothing
     try:
         seconds = warm()
     except RuntimeError as exc:
