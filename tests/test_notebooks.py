@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import test_browser as shared
+from notebook_parameters import small_parameters
 from test_browser import VIEWPORT, jupyterlab, lab_errors, shot_path
 
 from bakers_lab.files.datadir import shipped_table
@@ -24,29 +25,14 @@ nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
-#: The compact outcome table shipped with the package: what a pip install reads (the
-#: win-rate and loss notebooks give the same answers from it, read in a second, not ten).
-COMPACT = repr(str(shipped_table()))
 FILES = sorted(NOTEBOOKS.glob("*.ipynb"))
 #: The notebooks run here: all but the exercises, whose copy in notebooks/ is the
 #: student's (its stubs raise NotImplementedError by design); tests/test_exercises.py
 #: runs it as a student does, and the teacher's copy through nbgrader's autograder.
 RUN = [f for f in FILES if f.name != "05_exercises.ipynb"]
-#: Source of the ``parameters`` cell for the test run, by notebook file name.
-PARAMETERS = {
-    "01_replay.ipynb": "GAME = 5\nVARIANT = 'bakers_dozen'\nPLAYER = 'careful'",
-    "02_win_rates.ipynb": (
-        f"DATA = {COMPACT}\nVARIANT = 'bakers_dozen'\nFRESH_DEALS = '1-10'\n"
-        "FRESH_PLAYERS = 'solver,greedy,careful'"
-    ),
-    "03_loss_predictors.ipynb": (  # one player's two models instead of two players'
-        f"DATA = {COMPACT}\nVARIANT = 'bakers_dozen'\nPLAYER = 'careful'\nCOMPARE = ['careful']\n"
-        "SHUFFLES = 3\nHARDEST = 1"
-    ),
-    "04_search_algorithms.ipynb": (
-        "DECK = 'tiny'\nDEALS = 10\nSEED = 0\nMAX_NODES = 20_000\nFULL_GAME = 1"
-    ),
-}
+#: Source of the ``parameters`` cell for the test run, by notebook file name (the
+#: manual's build runs them with the same).
+PARAMETERS = small_parameters(str(shipped_table()))
 #: A hang guard: a cell that runs this long has hung (the notebooks' cells take seconds;
 #: how long a notebook takes is not a test's business).
 TIMEOUT = 600

@@ -41,24 +41,10 @@ DOCS = Path(__file__).resolve().parents[1]
 OUT = DOCS / "_generated"
 ROOT = DOCS.parent
 
-#: The notebooks' parameters for the manual: small enough that the build stays within
-#: minutes, large enough that the charts show something (the notebooks' own parameters
-#: are for a person's run).  The exercises notebook is shown as a student gets it, not
-#: run: its stubs raise NotImplementedError until the student writes them.
-NOTEBOOK_PARAMETERS = {
-    "01_replay.ipynb": "GAME = 5\nVARIANT = 'bakers_dozen'\nPLAYER = 'careful'",
-    "02_win_rates.ipynb": (
-        "DATA = {compact!r}\nVARIANT = 'bakers_dozen'\nFRESH_DEALS = '1-10'\n"
-        "FRESH_PLAYERS = 'solver,greedy,careful'"
-    ),
-    "03_loss_predictors.ipynb": (
-        "DATA = {compact!r}\nVARIANT = 'bakers_dozen'\nPLAYER = 'careful'\n"
-        "COMPARE = ['careful']\nSHUFFLES = 3\nHARDEST = 1"
-    ),
-    "04_search_algorithms.ipynb": (
-        "DECK = 'tiny'\nDEALS = 10\nSEED = 0\nMAX_NODES = 20_000\nFULL_GAME = 1"
-    ),
-}
+#: The notebooks' parameters for the manual are the small ones the tests run them with
+#: (tests/notebook_parameters.py): the build stays within minutes (the notebooks' own
+#: parameters are for a person's run).  The exercises notebook is shown as a student gets
+#: it, not run: its stubs raise NotImplementedError until the student writes them.
 NOT_RUN = {"05_exercises.ipynb"}
 
 
@@ -289,12 +275,17 @@ def write_notebooks() -> None:
 
     folder = OUT / "notebooks"
     folder.mkdir(parents=True, exist_ok=True)
-    compact = str(shipped_table())
+    sys.path.insert(0, str(ROOT / "tests"))
+    try:
+        from notebook_parameters import small_parameters
+    finally:
+        sys.path.pop(0)
+    parameters = small_parameters(str(shipped_table()))
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
         nb = json.loads(path.read_text(encoding="utf-8"))
-        if path.name in NOTEBOOK_PARAMETERS:
+        if path.name in parameters:
             cell = next(c for c in nb["cells"] if "parameters" in c["metadata"].get("tags", []))
-            cell["source"] = NOTEBOOK_PARAMETERS[path.name].format(compact=compact)
+            cell["source"] = parameters[path.name]
         if path.name in NOT_RUN:
             nb["metadata"]["mystnb"] = {"execution_mode": "off"}
         nb["metadata"].setdefault("kernelspec", {"name": "python3", "display_name": "Python 3"})
