@@ -4,7 +4,7 @@ The guides and the method are written by hand (MyST Markdown); everything that d
 the code is generated from it at build time by ``docs/_ext/generate.py``: a reference page
 for every public name, the rule presets, the claims table and the notebooks with the small
 parameters they are run with here.  Nothing is fetched from the network: the pages use no
-web fonts and no scripts from elsewhere, and the notebooks' widgets are shown as their text.
+web fonts and no scripts from elsewhere, and the notebooks' widgets are shown as still pictures.
 """
 
 from __future__ import annotations
@@ -67,6 +67,9 @@ nb_execution_timeout = 600
 nb_execution_raise_on_error = True
 nb_execution_show_tb = True
 nb_ipywidgets_js: dict[str, dict[str, str]] = {}
+# a widget cannot run here: its still picture (the text/html that bakers_lab's widgets add,
+# StillView) is shown instead of an empty space where the live widget would be
+nb_mime_priority_overrides = [("html", "application/vnd.jupyter.widget-view+json", None)]
 nb_merge_streams = True
 
 html_theme = "pydata_sphinx_theme"

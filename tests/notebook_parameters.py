@@ -18,7 +18,7 @@ def small_parameters(compact: str) -> dict[str, str]:
         ),
         "03_loss_predictors.ipynb": (  # one player's two models instead of two players'
             f"DATA = {data}\nVARIANT = 'bakers_dozen'\nPLAYER = 'careful'\n"
-            "COMPARE = ['careful']\nSHUFFLES = 3\nHARDEST = 1"
+            "COMPARE = ['careful']\nSHUFFLES = 3\nHARDEST = 1\nFIND_LOSS = False"
         ),
         "04_search_algorithms.ipynb": (
             "DECK = 'tiny'\nDEALS = 10\nSEED = 0\nMAX_NODES = 20_000\nFULL_GAME = 1"

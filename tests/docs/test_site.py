@@ -179,6 +179,21 @@ def test_a_rendered_notebook_shows_its_charts(page, site):
         assert width > 100, "a chart that did not load"
 
 
+def test_a_rendered_notebook_shows_its_widgets_as_still_pictures(page, site):
+    # a widget cannot run in the manual: the replay of notebook 01 is shown as it first
+    # appears in Jupyter (its still picture: the step's words and the board), not as an
+    # empty space
+    _visit(page, f"{site}/_generated/notebooks/01_replay.html", "docs_notebook_01")
+    replay = page.locator(".cell_output", has_text="start: 0 of")
+    assert replay.count() >= 1
+    board = replay.first.locator(".bakers-lab-board svg")
+    board.scroll_into_view_if_needed()
+    shoot(page, "docs_notebook_01_replay")
+    box = board.bounding_box()
+    assert box is not None and box["width"] > 300 and box["x"] + box["width"] <= 1280
+    assert page.locator("script[type='application/vnd.jupyter.widget-view+json']").count() == 0
+
+
 def test_the_reference_of_bl_strength(page, site):
     objects = inventory()
     _visit(page, f"{site}/{objects['bakers_lab.study.strength.strength']}", "docs_strength")

@@ -117,6 +117,54 @@ def close_all(widget: Any) -> None:
     widget.close()
 
 
+def still_html(widget: Any) -> str:
+    """The widget as a still picture, in HTML: the words and pictures of its ``HTML``
+    parts, in its boxes' rows and columns, without its controls (buttons, sliders, lists,
+    and the labels before them, which end in a colon).  What a page that cannot run
+    widgets shows of it: the manual's notebooks, a notebook viewer.
+
+    >>> row = widgets.HBox([widgets.HTML("Move a card:"), widgets.Button(description="5S")])
+    >>> box = widgets.VBox([widgets.HTML("<b>7 moves</b>"), row, widgets.HBox([widgets.HTML("x")])])
+    >>> print(still_html(box).replace("><", ">\\n<"))
+    <div style="display:flex;flex-flow:column;gap:6px">
+    <div>
+    <b>7 moves</b>
+    </div>
+    <div style="display:flex;flex-flow:row;gap:6px">
+    <div>x</div>
+    </div>
+    </div>
+    """
+    if getattr(widget.layout, "display", None) == "none":
+        return ""
+    if isinstance(widget, widgets.HTML | widgets.HTMLMath):
+        value = str(widget.value)
+        return "" if not value.strip() or value.rstrip().endswith(":") else f"<div>{value}</div>"
+    if not isinstance(widget, widgets.Box):
+        return ""
+    parts = "".join(still_html(child) for child in widget.children)
+    if not parts:
+        return ""
+    flow = "column" if isinstance(widget, widgets.VBox) else "row"
+    if not isinstance(widget, widgets.HBox | widgets.VBox) and widget.layout.flex_flow:
+        flow = "column" if "column" in widget.layout.flex_flow else "row"
+    return f'<div style="display:flex;flex-flow:{flow};gap:6px">{parts}</div>'
+
+
+class StillView:
+    """A widget that also shows as a still picture (:func:`still_html`) where widgets
+    cannot run: it adds the picture as ``text/html`` to what the widget gives Jupyter to
+    show.  JupyterLab, Voilà and the notebook run the widget itself (they prefer its
+    view to HTML); the manual, which cannot run it, shows the picture.  Put it first
+    among the widget's bases."""
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
+        bundle: dict[str, Any] | None = super()._repr_mimebundle_(**kwargs)  # type: ignore[misc]
+        if bundle is not None:
+            bundle["text/html"] = still_html(self)
+        return bundle
+
+
 class Ticker:
     """While a long computation runs in the kernel, ``html`` shows ``text`` and the
     seconds gone by, once a second (from a thread of its own; the solver lets it

@@ -12,6 +12,7 @@ import ipywidgets as widgets
 from bakers_lab.display.widgets._common import (
     DEFAULT_BUDGET,
     ButtonRow,
+    StillView,
     make_button,
     on_screen,
 )
@@ -257,7 +258,7 @@ class BoardModel:
         return f"<BoardModel: {self.status()}>"
 
 
-class Board(widgets.VBox):
+class Board(StillView, widgets.VBox):
     """Play a deal by clicking: pick a card, then where it goes.
 
     ``position`` is a Deal, a GameState or a PySolFC game number of

@@ -14,6 +14,7 @@ import ipywidgets as widgets
 
 from bakers_lab.display.widgets._common import (
     DEFAULT_BUDGET,
+    StillView,
     Ticker,
     close_all,
     continue_button,
@@ -275,7 +276,7 @@ def _heading(source: object) -> str:
     return f"<b>{escape(text)}</b>"
 
 
-class Compare(widgets.HBox):
+class Compare(StillView, widgets.HBox):
     """Games replayed next to each other on a page wide enough for two readable
     boards with their controls (:attr:`MIN_WIDTH` each), else one under the
     other: in JupyterLab at 1280 px, one under the other.
@@ -377,7 +378,7 @@ class _Gated:
             self._widget.value = text
 
 
-class GameExplorer(widgets.VBox):
+class GameExplorer(StillView, widgets.VBox):
     """Type a game number: see the deal, whether it can be won, the winning line
     or where a human-like player got stuck, and play it yourself.  The page of
     ``bakers-lab app``.

@@ -41,6 +41,7 @@ import ipywidgets as widgets
 import pandas as pd
 
 from bakers_lab.display.widgets._common import (
+    StillView,
     Ticker,
     close_all,
     continue_button,
@@ -266,7 +267,7 @@ def _games_html(rows: list[tuple[str, str, str, str, str]], more: int) -> str:
     )
 
 
-class MyGames(widgets.VBox):
+class MyGames(StillView, widgets.VBox):
     """The app's "My games" page (the explorer's ``show_my_games`` shows it).
 
     ``journal`` is the :class:`~bakers_lab.files.journal.Journal` the app keeps its games

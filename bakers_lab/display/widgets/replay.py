@@ -10,7 +10,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from bakers_lab.display.widgets._common import DEFAULT_BUDGET, on_screen
+from bakers_lab.display.widgets._common import DEFAULT_BUDGET, StillView, on_screen
 from bakers_lab.display.widgets.stepper import Stepped, Stepper
 from bakers_lab.files.datadir import FULL_DATA_HINT
 from bakers_lab.model.cards import Card
@@ -291,7 +291,7 @@ def _text(value: object) -> str | None:
     return str(value)
 
 
-class Replay(Stepped, widgets.VBox):
+class Replay(StillView, Stepped, widgets.VBox):
     """Step through a game: buttons, play/pause, slider and speed above the board picture.
 
     ``source`` is anything :meth:`ReplayModel.from_source` takes (a

@@ -25,6 +25,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from bakers_lab.display.widgets._common import (
+    StillView,
     Ticker,
     close_all,
     continue_button,
@@ -235,7 +236,7 @@ class ReviewModel:
         return f"<ReviewModel: {moves} moves; {self.message or 'not explained yet'}>"
 
 
-class YourGame(widgets.VBox):
+class YourGame(StillView, widgets.VBox):
     """Your game under a :class:`~.board.Board`: "Where did I lose?" for the moves
     played on ``board``, a box to paste a move list (``paste``, then ``replay``),
     and the answer: ``message``, your game's replay and the winning line

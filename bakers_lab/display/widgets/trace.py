@@ -11,7 +11,7 @@ import ipywidgets as widgets
 from matplotlib.figure import Figure
 
 from bakers_lab.display.plots import frontier_chart, search_tree_chart, trace_table
-from bakers_lab.display.widgets._common import make_button
+from bakers_lab.display.widgets._common import StillView, make_button
 from bakers_lab.display.widgets.stepper import Stepped, Stepper
 from bakers_lab.model.deals import Deal
 from bakers_lab.model.game import GameState
@@ -288,7 +288,7 @@ def _png(fig: Figure) -> bytes:
     return buffer.getvalue()
 
 
-class TraceViewer(Stepped, widgets.VBox):
+class TraceViewer(StillView, Stepped, widgets.VBox):
     """Step through a search's trace event by event: the board of the event's
     node, the counts so far, the frontier's size over time and the tree
     explored so far.
