@@ -87,7 +87,7 @@ docs: $(STAMP)
 	$(BIN)/sphinx-build -W --keep-going -n -q -j 2 -b html -d build/docs/doctrees docs build/docs/html \
 		|| { kill $$warm 2>/dev/null; exit 1; }; \
 	wait $$warm
-	$(BIN)/python -m pytest -q -p no:cacheprovider tests/docs
+	$(BIN)/python -m pytest -q -n 2 -p no:cacheprovider tests/docs
 	@echo "the manual: build/docs/html/index.html"
 
 # JupyterLab on the notebooks (Ctrl-C stops it)
