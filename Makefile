@@ -75,18 +75,14 @@ wheel: $(STAMP)
 smoke: wheel
 	.ci/smoke.sh build/wheel/bakers_lab-*.whl
 
-# the manual, into build/docs/html (open index.html), while the searches are compiled into
-# numba's cache beside it (on a fresh clone, once, instead of in two notebook kernels at
-# once; two seconds when the cache is warm): offline, warnings are errors, every
+# the manual, into build/docs/html (open index.html): offline, warnings are errors, every
 # reference to the package's own names must find its page; the notebooks and the guides'
-# examples are run (and kept in build/docs/.jupyter_cache until they change); then its
-# tests (tests/docs: every public name has its page, every example ran, the site in a
+# examples are run (and kept in build/docs/.jupyter_cache until they change), after the
+# searches are compiled into numba's cache (docs/_ext/generate.py); then its tests
+# (tests/docs: every public name has its page, every example ran, the site in a
 # browser), which make test leaves out
 docs: $(STAMP)
-	@$(BIN)/python tests/warm.py & warm=$$!; \
-	$(BIN)/sphinx-build -W --keep-going -n -q -j 2 -b html -d build/docs/doctrees docs build/docs/html \
-		|| { kill $$warm 2>/dev/null; exit 1; }; \
-	wait $$warm
+	$(BIN)/sphinx-build -W --keep-going -n -q -j 2 -b html -d build/docs/doctrees docs build/docs/html
 	$(BIN)/python -m pytest -q -n 2 -p no:cacheprovider tests/docs
 	@echo "the manual: build/docs/html/index.html"
 
