@@ -214,7 +214,9 @@ def lab_errors(page) -> list[str]:
 
 
 def test_jupyterlab_runs_the_replay_notebook_and_steps_the_replay(page, tmp_path):
+    import nbformat
     from playwright.sync_api import expect
+    from test_notebooks import assert_ran_well
 
     with jupyterlab(tmp_path, ["01_replay.ipynb"]) as url:
         run_all(page, url.format(name="01_replay.ipynb"))
@@ -242,6 +244,12 @@ def test_jupyterlab_runs_the_replay_notebook_and_steps_the_replay(page, tmp_path
         assert len(widths) == 2 and min(widths) >= 400, widths
         shoot(page, "lab_end", at=last)
         assert lab_errors(page) == []
+        # the notebook's one run: saved, it passes test_notebooks' checks of a run
+        page.locator(".lm-MenuBar-itemLabel", has_text=re.compile("^File$")).click()
+        page.locator(".lm-Menu-itemLabel", has_text=re.compile("^Save Notebook$")).click()
+        expect(page.locator(".jp-mod-dirty")).to_have_count(0, timeout=60_000)
+        saved = nbformat.read(tmp_path / "notebooks" / "01_replay.ipynb", as_version=4)
+        assert_ran_well(saved, "01_replay.ipynb")
 
 
 #: careful's game of deal 4 up to the move that loses it (move 14, 3D>4H).
