@@ -17,8 +17,6 @@ import test_browser as shared
 from notebook_parameters import small_parameters
 from test_browser import VIEWPORT, jupyterlab, lab_errors, shot_path
 
-from bakers_lab.files.datadir import shipped_table
-
 # the fixtures of tests/test_browser.py, for the JupyterLab test at the end: Chromium, a page
 browser, page = shared.browser, shared.page
 
@@ -36,7 +34,7 @@ RUN = [f for f in FILES if f.name != "05_exercises.ipynb"]
 RUN_HERE = [f for f in RUN if f.name != "01_replay.ipynb"]
 #: Source of the ``parameters`` cell for the test run, by notebook file name (the
 #: manual's build runs them with the same).
-PARAMETERS = small_parameters(str(shipped_table()))
+PARAMETERS = small_parameters()
 #: A hang guard: a cell that runs this long has hung (the notebooks' cells take seconds;
 #: how long a notebook takes is not a test's business).
 TIMEOUT = 600

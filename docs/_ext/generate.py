@@ -133,6 +133,8 @@ def _directive(module: str, name: str, value: object) -> str:
     lines = [f".. {directive}:: {module}.{name}"]
     if kind in ("class", "exception"):
         lines += ["   :members:", "   :undoc-members:", "   :show-inheritance:"]
+    elif directive == "autodata" and str(ROOT) in repr(value):
+        lines.append("   :no-value:")  # a path on the machine that built the manual
     return "\n".join(lines) + "\n"
 
 
@@ -274,8 +276,6 @@ def write_schema() -> None:
 
 
 def write_notebooks() -> None:
-    from bakers_lab.files.datadir import shipped_table
-
     folder = OUT / "notebooks"
     folder.mkdir(parents=True, exist_ok=True)
     sys.path.insert(0, str(ROOT / "tests"))
@@ -283,7 +283,7 @@ def write_notebooks() -> None:
         from notebook_parameters import small_parameters
     finally:
         sys.path.pop(0)
-    parameters = small_parameters(str(shipped_table()))
+    parameters = small_parameters()
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
         nb = json.loads(path.read_text(encoding="utf-8"))
         if path.name in parameters:

@@ -118,6 +118,13 @@ def test_the_claims_page_is_the_commands_table():
         assert claim.replace("'", "\u2019") in page or claim in page, claim
 
 
+def test_no_page_shows_a_path_of_the_machine_that_built_it():
+    # the notebooks' parameters and the app's files were shown as /home/.../bakers_lab/...
+    pages = [*SITE.rglob("*.html"), SITE / "searchindex.js"]
+    assert len(pages) > 50
+    assert [str(p.relative_to(SITE)) for p in pages if str(ROOT) in p.read_text("utf-8")] == []
+
+
 def test_the_command_help_ends_with_where_the_manual_is():
     from inprocess import run_cli
 
