@@ -68,8 +68,10 @@ nb_execution_raise_on_error = True
 nb_execution_show_tb = True
 nb_ipywidgets_js: dict[str, dict[str, str]] = {}
 # a widget cannot run here: its still picture (the text/html that bakers_lab's widgets add,
-# StillView) is shown instead of an empty space where the live widget would be
-nb_mime_priority_overrides = [("html", "application/vnd.jupyter.widget-view+json", None)]
+# StillView) is shown instead of an empty space where the live widget would be; a widget
+# without one (a progress bar) stays out of sight, not shown as the text it had when it
+# appeared ("0/10")
+nb_mime_priority_overrides = [("html", "application/vnd.jupyter.widget-view+json", 35)]
 nb_merge_streams = True
 
 html_theme = "pydata_sphinx_theme"

@@ -184,6 +184,9 @@ def test_a_rendered_notebook_shows_its_charts(page, site):
     for i in range(charts.count()):
         width = charts.nth(i).evaluate("img => img.naturalWidth")
         assert width > 100, "a chart that did not load"
+    # the fresh survey's progress bar, a widget that cannot run here, is not shown as the
+    # text it had when it appeared ("survey: 0%| | 0/10") after the survey's table
+    assert re.search(r"\| 0/\d+ \[", page.locator("main").inner_text()) is None
 
 
 def test_a_rendered_notebook_shows_its_widgets_as_still_pictures(page, site):
