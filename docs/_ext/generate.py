@@ -491,6 +491,11 @@ class Warming:
         """Wait for the compiling to end; the build fails if it failed."""
         if self.proc is None:
             return
+        if self.proc.poll() is None:  # a word on the wait (on a fresh clone, the longest)
+            sys.stderr.write(
+                "compiling the searches into numba's cache before the pages that run code "
+                "(once, about a minute and a half) ...\n"
+            )
         _, err = self.proc.communicate()
         if self.proc.returncode != 0:
             raise ExtensionError(f"compiling the searches failed:\n{err.decode()}")
