@@ -448,20 +448,19 @@ def runs_code(env: BuildEnvironment, docname: str) -> bool:
     return head.startswith("---") and "kernelspec:" in head.split("\n---", 1)[0]
 
 
-def spread_runs(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
-    """Reorder the pages to read so that the ones that run code are shared among the
-    processes Sphinx reads with (``-j``).  Sphinx hands each process a batch of
-    consecutive pages; in name order, all the notebooks and guides fell into one batch
-    and ran one after the other (2 min 30 s of the build) while the other process read
-    the reference pages in seconds.  Here the first batches, which the processes start
-    with, each take their share of them (in turn, in name order), filled up with pages
-    that run nothing."""
-    nproc = app.parallel
+def spread_runs(docnames: list[str], running: list[str], nproc: int) -> None:
+    """Reorder ``docnames`` (in place) so that the pages that run code (``running``) are
+    shared among the ``nproc`` processes Sphinx reads with (``-j``).  Sphinx hands each
+    process a batch of consecutive pages; in name order, all the notebooks and guides
+    fell into one batch and ran one after the other (2 min 30 s of the build) while the
+    other process read the reference pages in seconds.  Here the first batches, which
+    the processes start with, each take their share of them (in turn, in name order),
+    filled up with pages that run nothing."""
     if nproc <= 1 or len(docnames) <= nproc:
         return
     size = len(make_chunks(docnames, nproc)[0])
-    running = [d for d in docnames if runs_code(env, d)]
-    rest = [d for d in docnames if d not in set(running)]
+    runs = set(running)
+    rest = [d for d in docnames if d not in runs]
     order: list[str] = []
     for share in (running[i::nproc] for i in range(nproc)):
         fill = max(0, size - len(share))
@@ -502,18 +501,21 @@ class Warming:
         sys.stderr.write(err.decode())  # how long it took, when it was long
         self.proc = None
 
-    def wait_to_run(self, app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
-        """Before reading pages: wait when one of them runs code."""
-        if any(runs_code(env, d) for d in docnames):
-            self.wait()
-
 
 def setup(app: Sphinx) -> dict[str, Any]:
     warming = Warming()
     app.connect("builder-inited", warming.start, priority=400)  # before generate
     app.connect("builder-inited", generate)
-    app.connect("env-before-read-docs", spread_runs)
-    app.connect("env-before-read-docs", warming.wait_to_run)
+
+    def before_reading(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
+        """The pages that run code shared among the processes, once the searches are
+        compiled."""
+        running = [d for d in docnames if runs_code(env, d)]
+        spread_runs(docnames, running, app.parallel)
+        if running:
+            warming.wait()
+
+    app.connect("env-before-read-docs", before_reading)
     app.connect("build-finished", warming.wait)
     app.connect("doctree-read", qualify)
     app.connect("missing-reference", resolve)

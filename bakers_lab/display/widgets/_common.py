@@ -145,9 +145,10 @@ def still_html(widget: Any) -> str:
     parts = "".join(still_html(child) for child in widget.children)
     if not parts:
         return ""
-    flow = "column" if isinstance(widget, widgets.VBox) else "row"
-    if not isinstance(widget, widgets.HBox | widgets.VBox) and widget.layout.flex_flow:
-        flow = "column" if "column" in widget.layout.flex_flow else "row"
+    if isinstance(widget, widgets.VBox | widgets.HBox):
+        flow = "column" if isinstance(widget, widgets.VBox) else "row"
+    else:  # a Box: a row unless its layout says column
+        flow = "column" if "column" in (widget.layout.flex_flow or "") else "row"
     return f'<div style="display:flex;flex-flow:{flow};gap:6px">{parts}</div>'
 
 
