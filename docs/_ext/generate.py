@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from docutils import nodes
+from jupyter_cache import get_cache
 from sphinx.addnodes import pending_xref
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
@@ -514,6 +515,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
         spread_runs(docnames, running, app.parallel)
         if running:
             warming.wait()
+            # the execution cache's database made here, once: two reading processes
+            # making it at the same time failed the build ("table nbcache already exists")
+            get_cache(app.config.nb_execution_cache_path).list_cache_records()
 
     app.connect("env-before-read-docs", before_reading)
     app.connect("build-finished", warming.wait)
