@@ -102,3 +102,61 @@ def show_chart() -> Callable[..., Path]:
         return path
 
     return show
+
+
+# -- the browser tests' Chromium and web app (their helpers: tests/test_browser.py) -------
+# One of each for each test process, shared by every file that asks for them: starting
+# Chromium, and the app with its compiled searches, once, not once a file.
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium, headless, driven by Playwright (skipped, saying why, without it)."""
+    from test_browser import CHROMIUM, STEP_MS
+
+    if not CHROMIUM.exists():
+        pytest.skip(f"no Chromium at {CHROMIUM} (.ci/run installs it: apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+    sync_api.expect.set_options(timeout=STEP_MS)
+    with sync_api.sync_playwright() as pw:
+        try:
+            chromium = pw.chromium.launch(
+                executable_path=str(CHROMIUM),
+                args=["--headless", "--no-sandbox", "--disable-gpu"],
+            )
+        except Exception as exc:  # a browser that will not start: say why, do not fail
+            pytest.skip(f"Chromium at {CHROMIUM} does not start: {exc}".splitlines()[0])
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A page of its own (a new browser context) at 1280 px, which may fetch from this
+    computer only: ``page.refused`` lists what it tried to fetch from elsewhere."""
+    from test_browser import offline_context
+
+    context, refused = offline_context(browser)
+    p = context.new_page()
+    p.refused = refused  # what the page tried to fetch from elsewhere
+    try:
+        yield p
+    finally:
+        if not p.is_closed():  # (a test may close it itself, as a person closes a tab)
+            p.close(run_before_unload=True)  # as a person closes the tab: the kernel ends
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def app(tmp_path_factory):
+    """``bakers-lab app`` on a free port: (its address, its process id)."""
+    from test_browser import free_port, server
+
+    tmp = tmp_path_factory.mktemp("app")
+    port = free_port()
+    base = f"http://127.0.0.1:{port}/"
+    command = [sys.executable, "-m", "bakers_lab.cli", "app", "--port", str(port), "--no-browser"]
+    with server(command, base + "voila/static/", tmp / "app.log", cwd=tmp) as proc:
+        yield base, proc.pid

@@ -24,7 +24,6 @@ pytest.importorskip("voila", reason="the app needs the notebooks extra")
 from test_browser import (
     APP_VIEW,
     STEP_MS,
-    browser,  # noqa: F401  (the fixture)
     free_port,
     kernels_of,
     server,
@@ -99,7 +98,7 @@ def test_app_refuses_a_page_asked_for_by_another_site_before_a_kernel_starts(app
     assert kernels_of(pid) == 0
 
 
-def test_app_page_and_busy_page_fetch_nothing_beyond_this_computer(browser, app):  # noqa: F811
+def test_app_page_and_busy_page_fetch_nothing_beyond_this_computer(browser, app):
     """The app's page (showing a game) and the busy page a second page gets: every
     request they make goes to 127.0.0.1 (anything else is recorded, and refused so
     that the test never reaches the network)."""

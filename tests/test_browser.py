@@ -23,7 +23,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import pytest
 from procs import server as server  # (re-exported: the other browser tests take it from here)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,28 +35,9 @@ START = 120
 STEP_MS = 180_000
 
 
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        pytest.skip(f"no Chromium at {CHROMIUM} (.ci/run installs it: apt-get install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
-    sync_api.expect.set_options(timeout=STEP_MS)
-    with sync_api.sync_playwright() as pw:
-        try:
-            chromium = pw.chromium.launch(
-                executable_path=str(CHROMIUM),
-                args=["--headless", "--no-sandbox", "--disable-gpu"],
-            )
-        except Exception as exc:  # a browser that will not start: say why, do not fail
-            pytest.skip(f"Chromium at {CHROMIUM} does not start: {exc}".splitlines()[0])
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-
-
-@pytest.fixture
-def page(browser):
+def offline_context(browser):
+    """A browser context at 1280 px whose pages may fetch from this computer only:
+    (the context, the list of what its pages tried to fetch from elsewhere)."""
     context = browser.new_context(viewport=VIEWPORT)
     context.set_default_timeout(STEP_MS)
     refused: list[str] = []
@@ -73,14 +53,7 @@ def page(browser):
             route.abort()
 
     context.route("**/*", local_only)
-    p = context.new_page()
-    p.refused = refused  # what the page tried to fetch from elsewhere
-    try:
-        yield p
-    finally:
-        if not p.is_closed():  # (a test may close it itself, as a person closes a tab)
-            p.close(run_before_unload=True)  # as a person closes the tab: the kernel ends
-        context.close()
+    return context, refused
 
 
 #: The ports the servers of the tests are started on: below the range the system
@@ -281,17 +254,6 @@ def kernels_of(pid: int) -> int:
         return False
 
     return sum(1 for k in kernel if under(k))
-
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    """``bakers-lab app`` on a free port: (its address, its process id)."""
-    tmp = tmp_path_factory.mktemp("app")
-    port = free_port()
-    base = f"http://127.0.0.1:{port}/"
-    command = [sys.executable, "-m", "bakers_lab.cli", "app", "--port", str(port), "--no-browser"]
-    with server(command, base + "voila/static/", tmp / "app.log", cwd=tmp) as proc:
-        yield base, proc.pid
 
 
 def open_app(page, base):

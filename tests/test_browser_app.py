@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 import time
 
-import test_browser as shared
 from test_browser import (
     APP_VIEW,
     open_app,
@@ -25,9 +24,6 @@ from test_browser import (
 import bakers_lab as bl
 from bakers_lab.display.widgets._common import on_screen
 from bakers_lab.solve.shortest import PAR_NODES
-
-# the fixtures of tests/test_browser.py: Chromium, a page of it, ``bakers-lab app``
-browser, page, app = shared.browser, shared.page, shared.app
 
 #: careful's game of deal 4 (it loses it with move 14, 3D>4H).
 CAREFUL_4 = (

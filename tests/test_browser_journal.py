@@ -20,8 +20,6 @@ from test_browser import open_app, server, shoot, show_game
 
 from bakers_lab.files.journal import Journal
 
-browser, page = shared.browser, shared.page
-
 SAVES = Path(__file__).parent / "data" / "pysolfc"
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from test_browser import CHROMIUM, VIEWPORT, shot_path
+from test_browser import VIEWPORT, shot_path
 
 import bakers_lab as bl
 from bakers_lab.display.report import Report, build_report, report_text, write_html
@@ -55,30 +55,23 @@ def report_file(report, tmp_path_factory) -> Path:
     return write_html(report, tmp_path_factory.mktemp("html") / "report.html")
 
 
-def test_the_report_fits_the_page_in_words(report_file):
-    if not CHROMIUM.exists():
-        pytest.skip(f"no Chromium at {CHROMIUM} (.ci/run installs it: apt-get install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(
-            executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox", "--disable-gpu"]
+def test_the_report_fits_the_page_in_words(report_file, browser):
+    page = browser.new_page(viewport=VIEWPORT)
+    try:
+        elsewhere: list[str] = []
+        page.on("request", lambda r: None if r.url.startswith(("file:", "data:"))
+                else elsewhere.append(r.url))  # fmt: skip
+        page.goto(report_file.as_uri())
+        width = page.evaluate("document.scrollingElement.scrollWidth")
+        text = page.evaluate("document.body.innerText")
+        wide = page.evaluate(
+            "[...document.querySelectorAll('body *')].filter(e => "
+            "e.getBoundingClientRect().right > 1280).map(e => e.tagName)"
         )
-        try:
-            page = browser.new_page(viewport=VIEWPORT)
-            elsewhere: list[str] = []
-            page.on("request", lambda r: None if r.url.startswith(("file:", "data:"))
-                    else elsewhere.append(r.url))  # fmt: skip
-            page.goto(report_file.as_uri())
-            width = page.evaluate("document.scrollingElement.scrollWidth")
-            text = page.evaluate("document.body.innerText")
-            wide = page.evaluate(
-                "[...document.querySelectorAll('body *')].filter(e => "
-                "e.getBoundingClientRect().right > 1280).map(e => e.tagName)"
-            )
-            headings = page.locator("h2, h3").all_inner_texts()
-            page.screenshot(path=str(shot_path("report")), full_page=True)
-        finally:
-            browser.close()
+        headings = page.locator("h2, h3").all_inner_texts()
+        page.screenshot(path=str(shot_path("report")), full_page=True)
+    finally:
+        page.close()
     assert width <= VIEWPORT["width"], f"the page is {width} px wide: {wide[:5]}"
     assert wide == []
     assert re.findall(r"\bf_[a-z_]+", text) == []  # features in words, never by column name

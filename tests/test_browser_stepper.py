@@ -22,11 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import test_browser
 from test_browser import jupyterlab, open_app, run_all, shoot, show_game
-
-#: test_browser's fixtures, by the names the tests ask for.
-browser, page, app = test_browser.browser, test_browser.page, test_browser.app
 
 #: Clicks on "next" at one place.  Within them game 5's line changes the picture's
 #: size (after moves 4 and 10: as often as within 30 clicks) and the trace's picture

@@ -306,27 +306,21 @@ def test_student_copy_fails_its_checks_in_words(student_run):
     assert _result(check) == "0.0"
 
 
-def test_failed_check_in_a_browser(student_run):
+def test_failed_check_in_a_browser(student_run, browser):
     """The executed student copy exported to HTML (nbconvert) and seen at 1280 px."""
     nbconvert = pytest.importorskip("nbconvert")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    chromium = Path("/usr/bin/chromium")
-    if not chromium.exists():
-        pytest.skip(f"no Chromium at {chromium}")
     nb, folder = student_run
     html, _ = nbconvert.HTMLExporter().from_notebook_node(nb)
     page_file = folder / "student.html"
     page_file.write_text(html)
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(chromium), args=["--no-sandbox"])
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(page_file.as_uri())
-            failed = page.get_by_text("your function raised NotImplementedError").first
-            failed.scroll_into_view_if_needed()
-            page.evaluate("window.scrollBy(0, -200)")
-            assert failed.is_visible()
-            page.screenshot(path=str(SHOTS / "exercises_failed_check.png"))
-        finally:
-            browser.close()
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.goto(page_file.as_uri())
+        failed = page.get_by_text("your function raised NotImplementedError").first
+        failed.scroll_into_view_if_needed()
+        page.evaluate("window.scrollBy(0, -200)")
+        assert failed.is_visible()
+        page.screenshot(path=str(SHOTS / "exercises_failed_check.png"))
+    finally:
+        page.close()

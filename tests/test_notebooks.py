@@ -13,12 +13,8 @@ import re
 from pathlib import Path
 
 import pytest
-import test_browser as shared
 from notebook_parameters import small_parameters
-from test_browser import VIEWPORT, jupyterlab, lab_errors, shot_path
-
-# the fixtures of tests/test_browser.py, for the JupyterLab test at the end: Chromium, a page
-browser, page = shared.browser, shared.page
+from test_browser import VIEWPORT, jupyterlab, lab_errors, offline_context, shot_path
 
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
@@ -218,20 +214,41 @@ def looked_at_lab(tmp_path_factory, executed):
         yield url
 
 
+@pytest.fixture(scope="module")
+def lab_context(browser):
+    """One browser context for the notebooks of :data:`LOOKED_AT`, opened one after the
+    other as a person opens them (JupyterLab's page is loaded from the browser's cache
+    after the first); what they tried to fetch from elsewhere: ``refused``."""
+    context, refused = offline_context(browser)
+    try:
+        yield context, refused
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize("name", LOOKED_AT)
 def test_jupyterlab_shows_every_chart_and_table_within_the_notebook_width(
-    page, name, looked_at_lab
+    lab_context, name, looked_at_lab
 ):
     """Each chart and table of the notebook as JupyterLab shows it at 1280 px: saved
     as a screenshot to look at, no chart shrunk past reading, no table wider than the
     notebook (a person would have to scroll sideways to read it).  The notebook is the
     run of :func:`test_notebook_runs_on_a_fresh_kernel` (one run a notebook), opened
     with its outputs as a person opens a notebook they ran."""
+    context, _ = lab_context
+    page = context.new_page()
+    try:
+        look_at_notebook(page, name, looked_at_lab)
+    finally:
+        page.close()
+
+
+def look_at_notebook(page, name: str, lab: str) -> None:
+    """The checks of the test above on the notebook ``name``, opened in ``page`` from the
+    JupyterLab at ``lab``."""
     stem = name.removesuffix(".ipynb")
     # a workspace of its own: the lab does not reopen the notebooks looked at before
-    page.goto(
-        looked_at_lab.format(name=name).replace("/lab/tree/", f"/lab/workspaces/{stem}/tree/")
-    )
+    page.goto(lab.format(name=name).replace("/lab/tree/", f"/lab/workspaces/{stem}/tree/"))
     page.locator(".jp-Notebook").first.wait_for()
     page.wait_for_function(PICTURES_LOADED)
     assert page.locator(".jp-Notebook").count() == 1
