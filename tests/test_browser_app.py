@@ -107,11 +107,20 @@ def test_a_win_on_the_board_shows_par_beside_it(page, app):
     status = board.locator(".bl-board-status")
     par = bl.shortest(1, max_nodes=PAR_NODES)
     assert par.par == 67
-    for k, move in enumerate(par.moves, start=1):  # the shortest line, by its buttons
+    # the shortest line's first 60 moves pasted, played on from their end ("Continue from
+    # here"), and its last 7 by the board's buttons (clicking a whole game through:
+    # tests/test_browser.py)
+    typed = " ".join(on_screen(m) for m in par.moves[:60])
+    explorer.locator(".bl-review-paste textarea").fill(typed)
+    explorer.locator("button", has_text="Replay this game").click()
+    yours = explorer.locator(".bl-review-yours")
+    yours.locator("button.bl-last").click()
+    expect(yours.locator(".bl-replay-line")).to_contain_text("move 60 of 60")
+    explorer.locator(".bl-review-continue").first.click()
+    expect(status).to_contain_text("60 moves played")
+    for k, move in enumerate(par.moves[60:], start=61):
         board.locator(".bl-board-legal button", has_text=re.compile(f"^{on_screen(move)}$")).click()
-        expect(status).to_contain_text(
-            "Won" if k == len(par.moves) else f"{k} move{'s' if k > 1 else ''} played"
-        )
+        expect(status).to_contain_text("Won" if k == len(par.moves) else f"{k} moves played")
     expect(status).to_have_text("Won: all cards home in 67 moves; par is 67 moves")
     expect(review_message(explorer)).to_have_text(
         "You won: all cards home in 67 moves; par is 67 moves; the solver's winning line has "
