@@ -1,9 +1,12 @@
-"""The notebooks and the web app in a real browser: headless Chromium driven by Playwright.
+"""The web app in a real browser, and the helpers of every browser test: headless Chromium
+driven by Playwright.
 
-Each test starts its server on a free localhost port (JupyterLab with a token, or
-``bakers-lab app``), clicks through the page like a person, and checks what the page
-shows.  Requests to anything but the local server are refused (the pages must work
-offline).  Screenshots (1280 pixels wide) go to ``tests/screenshots/`` (git-ignored;
+The tests start their servers on a free localhost port (``bakers-lab app``, here and in
+the other browser tests; JupyterLab with a token, for the notebooks' tests in
+tests/test_notebooks.py), click through the page like a person, and check what the page
+shows.  Chromium and the app are started once for each test process (tests/conftest.py).
+Requests to anything but the local server are refused (the pages must work offline).
+Screenshots (1280 pixels wide) go to ``tests/screenshots/`` (git-ignored;
 ``BAKERS_LAB_SCREENSHOTS`` names another directory).
 
 Playwright drives Debian's Chromium (``/usr/bin/chromium``; ``.ci/run`` installs it) and
@@ -21,6 +24,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from procs import server as server  # (re-exported: the other browser tests take it from here)
@@ -105,35 +109,52 @@ def inner_text(locator) -> str:
 
 
 # -- JupyterLab: the notebooks ------------------------------------------------
+@dataclass(frozen=True)
+class Lab:
+    """A JupyterLab server started by :func:`jupyterlab`, serving the folder ``root``
+    (notebooks are added to it with :meth:`add` while it runs)."""
+
+    root: Path
+    base: str
+    token: str
+    data: Path  # its JUPYTER_DATA_DIR: where the signatures of trusted notebooks are kept
+
+    def add(self, names: list[str], parameters: bool = False, source: Path | None = None) -> None:
+        """Copies of the notebooks ``names`` in the lab's folder (with the test run's smaller
+        parameters if ``parameters``).
+
+        ``source``: a folder of notebooks already run (by nbclient, with their outputs),
+        copied instead of the repository's and signed as trusted, as a notebook you ran
+        yourself is: the lab shows their outputs as a person who opens them sees them."""
+        import nbformat
+        from nbformat.sign import NotebookNotary
+        from test_notebooks import PARAMETERS
+
+        notary = NotebookNotary(data_dir=str(self.data))
+        for name in names:  # the lab saves into its copy
+            nb = nbformat.read((source or ROOT / "notebooks") / name, as_version=4)
+            if parameters and name in PARAMETERS:
+                for cell in nb.cells:
+                    if "parameters" in cell.metadata.get("tags", []):
+                        cell.source = PARAMETERS[name]
+            if source is not None:
+                notary.sign(nb)
+            nbformat.write(nb, self.root / name)
+
+    def url(self, name: str, workspace: str) -> str:
+        """The address that opens the notebook ``name`` in a workspace of its own (the lab
+        does not reopen the notebooks another workspace showed)."""
+        return f"{self.base}/lab/workspaces/{workspace}/tree/{name}?token={self.token}"
+
+
 @contextmanager
-def jupyterlab(
-    tmp_path: Path, names: list[str], parameters: bool = False, source: Path | None = None
-) -> Iterator[str]:
-    """A JupyterLab server (with a token) over copies of the notebooks ``names``
-    (with the test run's smaller parameters if ``parameters``); yields the URL
-    that opens a notebook, with ``{name}`` to fill in.  Every cell is kept in the
-    page (no windowing), so every output can be found and looked at.
-
-    ``source``: a folder of notebooks already run (by nbclient, with their outputs),
-    copied instead of the repository's and signed as trusted, as a notebook you ran
-    yourself is: the lab shows their outputs as a person who opens them sees them."""
-    import nbformat
-    from nbformat.sign import NotebookNotary
-    from test_notebooks import PARAMETERS
-
+def jupyterlab(tmp_path: Path) -> Iterator[Lab]:
+    """A JupyterLab server (with a token) over an empty folder of ``tmp_path``, to which
+    the tests add their notebooks (:meth:`Lab.add`).  Every cell is kept in the page (no
+    windowing), so every output can be found and looked at."""
     root = tmp_path / "notebooks"
     root.mkdir()
     (tmp_path / "data").mkdir()
-    notary = NotebookNotary(data_dir=str(tmp_path / "data"))
-    for name in names:  # the lab saves into its copy
-        nb = nbformat.read((source or ROOT / "notebooks") / name, as_version=4)
-        if parameters and name in PARAMETERS:
-            for cell in nb.cells:
-                if "parameters" in cell.metadata.get("tags", []):
-                    cell.source = PARAMETERS[name]
-        if source is not None:
-            notary.sign(nb)
-        nbformat.write(nb, root / name)
     settings = tmp_path / "settings"
     tracker = settings / "@jupyterlab" / "notebook-extension" / "tracker.jupyterlab-settings"
     tracker.parent.mkdir(parents=True)
@@ -147,7 +168,7 @@ def jupyterlab(
         os.environ,
         JUPYTER_CONFIG_DIR=str(tmp_path / "config"),
         JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"),
-        JUPYTER_DATA_DIR=str(tmp_path / "data"),  # the notary's signatures of ``source``
+        JUPYTER_DATA_DIR=str(tmp_path / "data"),  # the notary's signatures (Lab.add)
         JUPYTERLAB_SETTINGS_DIR=str(settings),
         JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "workspaces"),
     )
@@ -162,7 +183,7 @@ def jupyterlab(
         command.append("--allow-root")
     base = f"http://127.0.0.1:{port}"
     with server(command, f"{base}/api/status?token={token}", tmp_path / "lab.log", env=env):
-        yield base + "/lab/tree/{name}?token=" + token
+        yield Lab(root, base, token, tmp_path / "data")
 
 
 def run_all(page, url: str) -> None:
@@ -184,45 +205,6 @@ def lab_errors(page) -> list[str]:
         ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error']"
     )
     return list(errors.all_inner_texts())
-
-
-def test_jupyterlab_runs_the_replay_notebook_and_steps_the_replay(page, tmp_path):
-    import nbformat
-    from playwright.sync_api import expect
-    from test_notebooks import assert_ran_well
-
-    with jupyterlab(tmp_path, ["01_replay.ipynb"]) as url:
-        run_all(page, url.format(name="01_replay.ipynb"))
-        replay = page.locator(".bl-replay").first
-        line = replay.locator(".bl-replay-line")
-        expect(line).to_have_text(re.compile(r"^start: 0 of \d+ moves"))
-        picture = replay.locator(".bakers-lab-board")
-        before = picture.inner_html()
-        assert 'data-highlight="true"' not in before
-        shoot(page, "lab_replay_start", at=replay)
-        replay.locator("button", has_text="next").click()
-        expect(line).to_have_text(re.compile(r"^move 1 of \d+: \w\w>\w+"))
-        after = picture.inner_html()
-        assert after != before and 'data-highlight="true"' in after
-        shoot(page, "lab_replay_move_1")
-        # the run reaches the last cell (game 417 spends the solver's whole budget)
-        last = page.get_by_text(re.compile("bakers_dozen game 417: not settled"))
-        last.wait_for()
-        for name, part in (("lab_board", ".bl-board"), ("lab_compare", ".bl-compare")):
-            shoot(page, name, at=page.locator(part).first)
-        # the side-by-side games keep readable boards (they were 150 and 230 px wide)
-        widths = page.locator(".bl-compare .bakers-lab-svg").evaluate_all(
-            "els => els.map(e => e.getBoundingClientRect().width)"
-        )
-        assert len(widths) == 2 and min(widths) >= 400, widths
-        shoot(page, "lab_end", at=last)
-        assert lab_errors(page) == []
-        # the notebook's one run: saved, it passes test_notebooks' checks of a run
-        page.locator(".lm-MenuBar-itemLabel", has_text=re.compile("^File$")).click()
-        page.locator(".lm-Menu-itemLabel", has_text=re.compile("^Save Notebook$")).click()
-        expect(page.locator(".jp-mod-dirty")).to_have_count(0, timeout=60_000)
-        saved = nbformat.read(tmp_path / "notebooks" / "01_replay.ipynb", as_version=4)
-        assert_ran_well(saved, "01_replay.ipynb")
 
 
 #: careful's game of deal 4 up to the move that loses it (move 14, 3D>4H).

@@ -1,6 +1,7 @@
 """The step controls in a real browser: "next" clicked again and again without moving
 the pointer steps once a click, in the app, in a JupyterLab replay and in the trace
-viewer.
+viewer (the JupyterLab test is in tests/test_notebooks.py, on the one JupyterLab server
+of the notebooks' tests; it uses the helpers and the notebook here).
 
 The board picture's width and height follow its columns' heights; buttons placed
 beside or under it moved under the pointer, so a person clicking "next" on the same
@@ -18,11 +19,8 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
-from test_browser import jupyterlab, open_app, run_all, shoot, show_game
+from test_browser import open_app, shoot, show_game
 
 #: Clicks on "next" at one place.  Within them game 5's line changes the picture's
 #: size (after moves 4 and 10: as often as within 30 clicks) and the trace's picture
@@ -43,7 +41,8 @@ def _notebook(*sources: str) -> str:
     )
 
 
-#: The small notebook the JupyterLab test opens: a replay and a trace viewer.
+#: The small notebook the JupyterLab test (tests/test_notebooks.py) opens: a replay and a
+#: trace viewer.
 NOTEBOOKS = {
     "replay_and_trace.ipynb": _notebook(
         "import bakers_lab as bl\nfrom bakers_lab.solve import search\n"
@@ -52,18 +51,6 @@ NOTEBOOKS = {
         'TraceViewer(search.astar(search.classroom_deal(0, "tiny"), "detours", trace=True))',
     ),
 }
-
-
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory) -> Iterator[str]:
-    """One JupyterLab server over :data:`NOTEBOOKS`: the URL that opens one, ``{name}``
-    to fill in."""
-    tmp = tmp_path_factory.mktemp("lab")
-    with jupyterlab(tmp, []) as url:
-        root = Path(tmp) / "notebooks"  # the lab's root directory (test_browser.jupyterlab)
-        for name, text in NOTEBOOKS.items():
-            (root / name).write_text(text)
-        yield url
 
 
 def settled_box(locator) -> dict[str, float]:
@@ -166,39 +153,3 @@ def test_app_next_clicked_in_one_place_steps_once_a_click(page, app):
     pause_keeps_the_step(page, replay, line, move_number)
     expect(line).to_have_text("start: 0 of 67 moves")
     assert page.refused == []
-
-
-def test_jupyterlab_replay_and_trace_next_clicked_in_one_place_step_once_a_click(page, lab):
-    """The replay and the trace viewer of one notebook (one kernel, one run)."""
-    from playwright.sync_api import expect
-
-    run_all(page, lab.format(name="replay_and_trace.ipynb") + "&reset")  # a workspace of its own
-    replay = page.locator(".bl-replay").first
-    line = replay.locator(".bl-replay-line")
-    expect(line).to_have_text("start: 0 of 67 moves")
-    shoot(page, "stepper_lab_replay_start")
-    click_next_in_place(page, replay, line, lambda k: rf"^move {k} of 67: ")
-    shoot(page, "stepper_lab_replay_clicked")
-    pause_keeps_the_step(page, replay, line, move_number)
-    expect(line).to_have_text("start: 0 of 67 moves")
-    shoot(page, "stepper_lab_replay_first")
-
-    viewer = page.locator(".bl-trace").first
-    line = viewer.locator(".bl-trace-line")
-    try:
-        expect(line).to_have_text(re.compile(r"^event 1 of 44: generate the root"))
-    finally:
-        viewer.scroll_into_view_if_needed()
-        shoot(page, "stepper_lab_trace_start")
-    click_next_in_place(page, viewer, line, lambda k: rf"^event {k + 1} of 44: ")
-    shoot(page, "stepper_lab_trace_clicked")
-    found = re.compile(r"^event (\d+) of ")
-
-    def event(text: str) -> int:
-        match = found.match(text)
-        return int(match.group(1)) if match else 0
-
-    viewer.locator("button.bl-first").click()
-    expect(line).to_have_text(re.compile(r"^event 1 of 44: "))
-    pause_keeps_the_step(page, viewer, line, event)
-    expect(line).to_have_text(re.compile(r"^event 1 of 44: "))

@@ -4,6 +4,11 @@ The notebooks are found by globbing, so notebooks added later are tested without
 here.  A notebook's parameters (its second cell, tagged ``parameters`` as papermill
 expects) can be made smaller for the test in ``PARAMETERS``; a notebook not named there
 runs with its own.
+
+The notebooks in JupyterLab (Chromium; skipped without it), on one JupyterLab server for
+the file: notebook 01's one run, run there as a person runs it, and stepped; the charts
+and tables of the nbclient runs of 02-04 as JupyterLab shows them; the replay and trace
+viewer's "next" clicked in place (tests/test_browser_stepper.py's check).
 """
 
 from __future__ import annotations
@@ -14,7 +19,18 @@ from pathlib import Path
 
 import pytest
 from notebook_parameters import small_parameters
-from test_browser import VIEWPORT, jupyterlab, lab_errors, offline_context, shot_path
+from test_browser import (
+    VIEWPORT,
+    Lab,
+    jupyterlab,
+    lab_errors,
+    offline_context,
+    run_all,
+    shoot,
+    shot_path,
+)
+from test_browser_stepper import NOTEBOOKS as STEPPER_NOTEBOOKS
+from test_browser_stepper import click_next_in_place, move_number, pause_keeps_the_step
 
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
@@ -26,7 +42,7 @@ FILES = sorted(NOTEBOOKS.glob("*.ipynb"))
 #: runs it as a student does, and the teacher's copy through nbgrader's autograder.
 RUN = [f for f in FILES if f.name != "05_exercises.ipynb"]
 #: Of those, the ones nbclient runs here: notebook 01's one run is in JupyterLab
-#: (tests/test_browser.py steps its replay there, then checks what it saved as here).
+#: (the test at the end steps its replay there, then checks what it saved as here).
 RUN_HERE = [f for f in RUN if f.name != "01_replay.ipynb"]
 #: Source of the ``parameters`` cell for the test run, by notebook file name (the
 #: manual's build runs them with the same).
@@ -206,12 +222,20 @@ PICTURES_LOADED = """() => {
 
 
 @pytest.fixture(scope="module")
-def looked_at_lab(tmp_path_factory, executed):
-    """One JupyterLab server over the runs of the notebooks of :data:`LOOKED_AT`: the
-    URL that opens one, ``{name}`` to fill in."""
+def lab(tmp_path_factory):
+    """One JupyterLab server for every JupyterLab test of this file (test_browser.Lab):
+    each adds its notebooks and opens them in a workspace of its own."""
+    with jupyterlab(tmp_path_factory.mktemp("lab")) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def looked_at_lab(lab, executed):
+    """The lab, with the runs of the notebooks of :data:`LOOKED_AT` added (signed as
+    trusted: the lab shows their outputs)."""
     ran = [executed(NOTEBOOKS / name) for name in LOOKED_AT]
-    with jupyterlab(tmp_path_factory.mktemp("lab"), LOOKED_AT, source=ran[0].parent) as url:
-        yield url
+    lab.add(LOOKED_AT, source=ran[0].parent)
+    return lab
 
 
 @pytest.fixture(scope="module")
@@ -243,12 +267,11 @@ def test_jupyterlab_shows_every_chart_and_table_within_the_notebook_width(
         page.close()
 
 
-def look_at_notebook(page, name: str, lab: str) -> None:
+def look_at_notebook(page, name: str, lab: Lab) -> None:
     """The checks of the test above on the notebook ``name``, opened in ``page`` from the
     JupyterLab at ``lab``."""
     stem = name.removesuffix(".ipynb")
-    # a workspace of its own: the lab does not reopen the notebooks looked at before
-    page.goto(lab.format(name=name).replace("/lab/tree/", f"/lab/workspaces/{stem}/tree/"))
+    page.goto(lab.url(name, workspace=stem))
     page.locator(".jp-Notebook").first.wait_for()
     page.wait_for_function(PICTURES_LOADED)
     assert page.locator(".jp-Notebook").count() == 1
@@ -280,3 +303,80 @@ def look_at_notebook(page, name: str, lab: str) -> None:
         if inner > room + 1:
             unreadable.append(f"table {i + 1} is {inner} px wide in {room} px")
     assert unreadable == []
+
+
+def test_jupyterlab_runs_the_replay_notebook_and_steps_the_replay(page, lab):
+    """Notebook 01's one run: in JupyterLab, run all, as a person does."""
+    from playwright.sync_api import expect
+
+    lab.add(["01_replay.ipynb"])
+    run_all(page, lab.url("01_replay.ipynb", workspace="replay"))
+    replay = page.locator(".bl-replay").first
+    line = replay.locator(".bl-replay-line")
+    expect(line).to_have_text(re.compile(r"^start: 0 of \d+ moves"))
+    picture = replay.locator(".bakers-lab-board")
+    before = picture.inner_html()
+    assert 'data-highlight="true"' not in before
+    shoot(page, "lab_replay_start", at=replay)
+    replay.locator("button", has_text="next").click()
+    expect(line).to_have_text(re.compile(r"^move 1 of \d+: \w\w>\w+"))
+    after = picture.inner_html()
+    assert after != before and 'data-highlight="true"' in after
+    shoot(page, "lab_replay_move_1")
+    # the run reaches the last cell (game 417 spends the solver's whole budget)
+    last = page.get_by_text(re.compile("bakers_dozen game 417: not settled"))
+    last.wait_for()
+    for name, part in (("lab_board", ".bl-board"), ("lab_compare", ".bl-compare")):
+        shoot(page, name, at=page.locator(part).first)
+    # the side-by-side games keep readable boards (they were 150 and 230 px wide)
+    widths = page.locator(".bl-compare .bakers-lab-svg").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect().width)"
+    )
+    assert len(widths) == 2 and min(widths) >= 400, widths
+    shoot(page, "lab_end", at=last)
+    assert lab_errors(page) == []
+    # the notebook's one run: saved, it passes the checks of a run above
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile("^File$")).click()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile("^Save Notebook$")).click()
+    expect(page.locator(".jp-mod-dirty")).to_have_count(0, timeout=60_000)
+    saved = nbformat.read(lab.root / "01_replay.ipynb", as_version=4)
+    assert_ran_well(saved, "01_replay.ipynb")
+
+
+def test_jupyterlab_replay_and_trace_next_clicked_in_one_place_step_once_a_click(page, lab):
+    """The replay and the trace viewer of one notebook (one kernel, one run), clicked as
+    tests/test_browser_stepper.py clicks the app's (its helpers and notebook)."""
+    from playwright.sync_api import expect
+
+    for name, text in STEPPER_NOTEBOOKS.items():
+        (lab.root / name).write_text(text)
+    run_all(page, lab.url("replay_and_trace.ipynb", workspace="stepper"))
+    replay = page.locator(".bl-replay").first
+    line = replay.locator(".bl-replay-line")
+    expect(line).to_have_text("start: 0 of 67 moves")
+    shoot(page, "stepper_lab_replay_start")
+    click_next_in_place(page, replay, line, lambda k: rf"^move {k} of 67: ")
+    shoot(page, "stepper_lab_replay_clicked")
+    pause_keeps_the_step(page, replay, line, move_number)
+    expect(line).to_have_text("start: 0 of 67 moves")
+    shoot(page, "stepper_lab_replay_first")
+
+    viewer = page.locator(".bl-trace").first
+    line = viewer.locator(".bl-trace-line")
+    try:
+        expect(line).to_have_text(re.compile(r"^event 1 of 44: generate the root"))
+    finally:
+        viewer.scroll_into_view_if_needed()
+        shoot(page, "stepper_lab_trace_start")
+    click_next_in_place(page, viewer, line, lambda k: rf"^event {k + 1} of 44: ")
+    shoot(page, "stepper_lab_trace_clicked")
+    found = re.compile(r"^event (\d+) of ")
+
+    def event(text: str) -> int:
+        match = found.match(text)
+        return int(match.group(1)) if match else 0
+
+    viewer.locator("button.bl-first").click()
+    expect(line).to_have_text(re.compile(r"^event 1 of 44: "))
+    pause_keeps_the_step(page, viewer, line, event)
+    expect(line).to_have_text(re.compile(r"^event 1 of 44: "))
