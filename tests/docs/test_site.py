@@ -19,13 +19,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import test_browser as shared
 from test_browser import free_port, shoot
 
 import bakers_lab
 from bakers_lab.cli import MANUAL
-
-browser, page = shared.browser, shared.page
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "build" / "docs" / "html"
