@@ -119,24 +119,18 @@ class Lab:
     token: str
     data: Path  # its JUPYTER_DATA_DIR: where the signatures of trusted notebooks are kept
 
-    def add(self, names: list[str], parameters: bool = False, source: Path | None = None) -> None:
-        """Copies of the notebooks ``names`` in the lab's folder (with the test run's smaller
-        parameters if ``parameters``).
+    def add(self, names: list[str], source: Path | None = None) -> None:
+        """Copies of the notebooks ``names`` in the lab's folder.
 
         ``source``: a folder of notebooks already run (by nbclient, with their outputs),
         copied instead of the repository's and signed as trusted, as a notebook you ran
         yourself is: the lab shows their outputs as a person who opens them sees them."""
         import nbformat
         from nbformat.sign import NotebookNotary
-        from test_notebooks import PARAMETERS
 
         notary = NotebookNotary(data_dir=str(self.data))
         for name in names:  # the lab saves into its copy
             nb = nbformat.read((source or ROOT / "notebooks") / name, as_version=4)
-            if parameters and name in PARAMETERS:
-                for cell in nb.cells:
-                    if "parameters" in cell.metadata.get("tags", []):
-                        cell.source = PARAMETERS[name]
             if source is not None:
                 notary.sign(nb)
             nbformat.write(nb, self.root / name)

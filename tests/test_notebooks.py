@@ -242,10 +242,10 @@ def looked_at_lab(lab, executed):
 def lab_context(browser):
     """One browser context for the notebooks of :data:`LOOKED_AT`, opened one after the
     other as a person opens them (JupyterLab's page is loaded from the browser's cache
-    after the first); what they tried to fetch from elsewhere: ``refused``."""
-    context, refused = offline_context(browser)
+    after the first)."""
+    context, _ = offline_context(browser)
     try:
-        yield context, refused
+        yield context
     finally:
         context.close()
 
@@ -259,8 +259,7 @@ def test_jupyterlab_shows_every_chart_and_table_within_the_notebook_width(
     notebook (a person would have to scroll sideways to read it).  The notebook is the
     run of :func:`test_notebook_runs_on_a_fresh_kernel` (one run a notebook), opened
     with its outputs as a person opens a notebook they ran."""
-    context, _ = lab_context
-    page = context.new_page()
+    page = lab_context.new_page()
     try:
         look_at_notebook(page, name, looked_at_lab)
     finally:
