@@ -100,6 +100,19 @@ def test_one_row_per_deal_and_player(name):
     assert sorted(manifest["chunk_sha256"]) == chunks
 
 
+@pytest.mark.parametrize("name", ["bakers_dozen_shortest_1-1000", "good_measure_greedy_1-2000"])
+def test_read_survey_gives_what_pandas_reads_of_each_chunk(name):
+    # read_survey reads the chunks into one Arrow table; one at a time with pandas (and
+    # the deal column as Python ints), the same table, column types and all
+    from bakers_lab.files.table import upgrade
+
+    chunks = [pd.read_parquet(p) for p in sorted((DATA / name).glob("chunk-*.parquet"))]
+    want = upgrade(pd.concat(chunks, ignore_index=True))
+    want = want.sort_values(["deal", "player"], kind="stable").reset_index(drop=True)
+    pd.testing.assert_frame_equal(survey(name), want, check_exact=True)
+    assert survey(name)["deal"].map(type).eq(int).all()
+
+
 def test_solver_verdicts_match_the_published_and_documented_ones():
     solver = survey("bakers_dozen_1-32000")
     assert solver.loc[solver["outcome"] == "lost", "deal"].tolist() == UNSOLVABLE

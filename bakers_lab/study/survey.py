@@ -72,8 +72,6 @@ from bakers_lab.files.table import (
     TABLE_FORMAT,
     Layout,
     SurveyError,
-    check_chunk,
-    check_digest,
     check_files,
     chunk_files,
     chunk_path,
@@ -81,7 +79,7 @@ from bakers_lab.files.table import (
     deals_digest,
     file_digest,
     for_disk,
-    read_chunk,
+    read_chunks,
     read_manifest,
     read_survey,
     record_digest,
@@ -597,20 +595,13 @@ def _collect(
     columns, variant and outcomes, and nothing else; a bad one is named.  With
     ``record`` (the folder's writer), a checked chunk whose checksum was not kept
     yet (a run killed between writing it and keeping it) has it kept now."""
-    parts: list[pd.DataFrame] = []
     recorded = recorded_digests(read_manifest(path / _MANIFEST))
-    for i, numbers in enumerate(chunks):
-        file = chunk_path(path, i)
-        if not file.exists():
-            raise SurveyError(f"{file} is missing; run the survey again to recompute it")
-        check_digest(file, i, recorded)
-        table = read_chunk(file)
-        columns = list(parts[0].columns) if parts else None
-        check_chunk(file, table, layout, i, numbers=numbers, columns=columns)
+
+    def keep(i: int, file: Path) -> None:
         if record and f"{i:06d}" not in recorded:
             record_digest(path / _MANIFEST, i, file_digest(file))
-        parts.append(table)
-    table = pd.concat(parts, ignore_index=True)
+
+    table, _ = read_chunks(path, layout, recorded, numbers=chunks, checked=keep)
     return table.sort_values(["deal", "player"], kind="stable").reset_index(drop=True)
 
 
