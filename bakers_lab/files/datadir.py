@@ -190,8 +190,8 @@ def _full_table(root: Path) -> pd.DataFrame:
     repeated = table.duplicated(key, keep=False).to_numpy()
     notes: list[str] = []
     if repeated.any():
-        rows = table[repeated]
-        game = [c for c in _GAME if c in rows.columns]
+        game = [c for c in _GAME if c in table.columns]
+        rows = table.loc[repeated, [*key, *game, "_folder", "_budget"]]  # (not the moves)
         kinds = rows.groupby(key, sort=False, observed=True)[game].nunique(dropna=False)
         differ = kinds.index[(kinds.max(axis=1) > 1).to_numpy()]
         apart = pd.MultiIndex.from_frame(rows[key]).isin(differ)

@@ -47,6 +47,7 @@ __all__ = [
     "TABLE_FORMAT",
     "Layout",
     "SurveyError",
+    "by_deal",
     "check_chunk",
     "check_digest",
     "check_files",
@@ -383,7 +384,23 @@ def read_survey(out: str | os.PathLike[str]) -> pd.DataFrame:
             f"the chunks in {out} hold other deals than its {MANIFEST} was made for (their "
             f"digest differs); a chunk was replaced: run the survey again in a new directory"
         )
-    return table.sort_values(["deal", "player"], kind="stable").reset_index(drop=True)
+    return by_deal(table)
+
+
+def by_deal(table: pd.DataFrame) -> pd.DataFrame:
+    """A survey table sorted by deal and player (stable), with a fresh index.  The
+    order is found on those two columns alone, and the rows are moved only when they
+    are out of order (a survey's chunks come in order: the games' moves are long text,
+    costly to move).
+
+    >>> t = pd.DataFrame({"deal": [2, 1, 1], "player": ["a", "b", "a"], "moves": [5, 6, 7]})
+    >>> by_deal(t)["moves"].tolist()
+    [7, 6, 5]
+    """
+    order = table[["deal", "player"]].sort_values(["deal", "player"], kind="stable").index
+    if not (order == table.index).all():
+        table = table.loc[order]
+    return table.reset_index(drop=True)
 
 
 def read_chunks(

@@ -72,6 +72,7 @@ from bakers_lab.files.table import (
     TABLE_FORMAT,
     Layout,
     SurveyError,
+    by_deal,
     check_files,
     chunk_files,
     chunk_path,
@@ -602,7 +603,7 @@ def _collect(
             record_digest(path / _MANIFEST, i, file_digest(file))
 
     table, _ = read_chunks(path, layout, recorded, numbers=chunks, checked=keep)
-    return table.sort_values(["deal", "player"], kind="stable").reset_index(drop=True)
+    return by_deal(table)
 
 
 def _dask_client(scheduler: str | None) -> Any:
