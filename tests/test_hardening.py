@@ -424,6 +424,29 @@ def test_special_files_are_refused_at_once(tmp_path):
         server.close()
 
 
+@pytest.mark.timeout(120)  # (a pipe waited on would hang: this ends it, failing)
+def test_a_pipe_named_like_a_chunk_is_named_not_waited_on(tmp_path):
+    # read_survey and a survey's last read (read_chunks, with a chunk's checksum on record)
+    from bakers_lab.files.table import Layout, read_chunks, read_manifest, recorded_digests
+
+    survey = tmp_path / "s"
+    shutil.copytree(Path(__file__).parents[1] / "data" / "good_measure_greedy_1-2000", survey)
+    chunk = survey / "chunk-000003.parquet"
+    chunk.unlink()
+    os.mkfifo(chunk)
+    manifest = survey / "_survey.json"
+    want = (
+        f"{chunk} is not a file (a directory named like a chunk?); delete it and run the "
+        f"survey again to recompute that chunk"
+    )
+    assert refusal(bl.read_survey, survey) == want
+    recorded = recorded_digests(read_manifest(manifest))
+    assert "000003" in recorded
+    with pytest.raises(SurveyError) as info:
+        read_chunks(survey, Layout.of(manifest), recorded)
+    assert str(info.value) == want
+
+
 # -- 8. digits -----------------------------------------------------------------------------
 
 

@@ -57,6 +57,7 @@ __all__ = [
     "deals_digest",
     "file_digest",
     "for_disk",
+    "not_a_chunk_file",
     "read_chunk",
     "read_chunks",
     "read_manifest",
@@ -132,13 +133,18 @@ def read_parquet_file(path: Path, why: Callable[[Exception], str]) -> pd.DataFra
         raise SurveyError(f"{shown(str(path), 200)} is {why(exc)}") from None
 
 
+def not_a_chunk_file(path: Path) -> SurveyError:
+    """The error for ``path``, named like a chunk but no plain file (a directory, a pipe)."""
+    return SurveyError(
+        f"{shown(str(path), 200)} is not a file (a directory named like a chunk?); {_RECOMPUTE}"
+    )
+
+
 def read_chunk(path: Path) -> pd.DataFrame:
     """One chunk file as a table; a file Parquet cannot read raises :class:`SurveyError`
     naming it."""
     if not path.is_file():
-        raise SurveyError(
-            f"{shown(str(path), 200)} is not a file (a directory named like a chunk?); {_RECOMPUTE}"
-        )
+        raise not_a_chunk_file(path)
     table = read_parquet_file(  # pyarrow's own words run over lines: never shown
         path, lambda exc: f"damaged: Parquet cannot read it; {_RECOMPUTE}"
     )
@@ -268,8 +274,7 @@ def check_files(out: Path, layout: Layout, *, complete: bool) -> None:
                 f"(chunk-000000.parquet to {last}); it came from elsewhere: delete it"
             )
         if not path.is_file():
-            raise SurveyError(f"{path} is not a file (a directory named like a chunk?); "
-                              f"{_RECOMPUTE}")  # fmt: skip
+            raise not_a_chunk_file(path)
     if complete:
         for i in range(layout.n_chunks):
             if not chunk_path(out, i).exists():
@@ -430,6 +435,8 @@ def read_chunks(
         path = chunk_path(out, i)
         if not path.exists():
             raise SurveyError(f"{path} is missing; run the survey again to recompute it")
+        if not path.is_file():  # (before its checksum: a pipe would be waited on)
+            raise not_a_chunk_file(path)
         check_digest(path, i, recorded)
         table = read_chunk(path)
         columns = list(parts[0].columns) if parts else None
