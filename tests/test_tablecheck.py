@@ -86,6 +86,25 @@ def test_each_mistake_is_named_in_one_line(table, message):
     assert str(e.value) == message
 
 
+@pytest.mark.parametrize("dtype", [object, "string", "category"])
+def test_an_outcome_is_named_the_same_whatever_its_column_type(dtype):
+    # (a categorical and a text column are checked as they are, an object one value by value)
+    for values, message in (
+        (["won", np.nan, "won", "lost"], "f: table has 1 row with no outcome"),
+        (
+            ["won", "solved", "won", "solved"],
+            "f: table has 2 rows with another outcome (the first: 'solved' (str)); every "
+            "outcome is won, lost or unresolved",
+        ),
+    ):
+        table = _with("outcome", pd.Series(values).astype(dtype).tolist())
+        table["outcome"] = table["outcome"].astype(dtype)
+        assert table["outcome"].dtype == pd.Series(values).astype(dtype).dtype
+        with pytest.raises(ValueError) as e:
+            check_survey(table, who="f")
+        assert str(e.value) == message
+
+
 def test_features_players_and_dials():
     t = _table()
     check_survey(t, who="f", features=["f_depth_aces"], players=["careful"], dial="search")

@@ -155,11 +155,16 @@ def _strings(column: pd.Series) -> pd.Series:
         ok = np.asarray(good, dtype=bool)
         codes = column.cat.codes.to_numpy()
         return pd.Series(np.where(codes >= 0, ok[np.maximum(codes, 0)], False), index=column.index)
-    if pd.api.types.is_string_dtype(column.dtype) and column.dtype != object:  # a string dtype
+    if _text_dtype(column.dtype):
         return (column.notna() & (column != "")).fillna(False).astype(bool)
     if pd.api.types.infer_dtype(column, skipna=False) == "string":  # all str: a fast path
         return column != ""
     return column.map(lambda v: isinstance(v, str) and v != "")
+
+
+def _text_dtype(dtype: object) -> bool:
+    """``dtype`` is one of pandas' text types (``str``, ``string``), not ``object``."""
+    return pd.api.types.is_string_dtype(dtype) and not pd.api.types.is_object_dtype(dtype)
 
 
 def _integers(column: pd.Series) -> pd.Series:
@@ -226,7 +231,9 @@ def check_survey(
         bad = ~_strings(table[name]).to_numpy(dtype=bool)
         if bad.any():
             raise error(f"{head} has {_rows(int(bad.sum()), f'with no {name}')}")
-    outcome = table["outcome"].astype(object)
+    outcome = table["outcome"]
+    if not isinstance(outcome.dtype, pd.CategoricalDtype) and not _text_dtype(outcome.dtype):
+        outcome = outcome.astype(object)  # (a category or text is checked as it is: faster)
     missing_outcome = outcome.isna().to_numpy()
     if missing_outcome.any():
         raise error(f"{head} has {_rows(int(missing_outcome.sum()), 'with no outcome')}")
@@ -248,7 +255,7 @@ def check_survey(
         )
     _check_numbers(head, table, features, "feature", error)
     _check_numbers(head, table, numbers, "column", error)
-    present = sorted({str(p) for p in table["player"].astype(object).unique()})
+    present = sorted({str(p) for p in table["player"].unique()})
     absent = [p for p in players if p not in present]
     if absent:
         raise error(f"{head} has no {', '.join(absent)} rows; players: {listed(present)}")
