@@ -180,19 +180,6 @@ def jupyterlab(tmp_path: Path) -> Iterator[Lab]:
         yield Lab(root, base, token, tmp_path / "data")
 
 
-def run_all(page, url: str) -> None:
-    """Open the notebook at ``url`` and run all its cells, as a person does from the menu."""
-    page.goto(url)
-    page.locator(".jp-Notebook").first.wait_for()
-    # run only once the notebook's kernel is up (before, the lab asks which to start)
-    page.get_by_role("button", name=re.compile(r"^Python 3.*\| Idle$")).wait_for()
-    news = page.get_by_role("alert").filter(has_text="Jupyter news")
-    if news.count():
-        news.get_by_role("button", name="No").click()
-    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile("^Run$")).click()
-    page.locator(".lm-Menu-itemLabel", has_text=re.compile("^Run All Cells$")).click()
-
-
 def lab_errors(page) -> list[str]:
     errors = page.locator(
         ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr'], "

@@ -25,7 +25,6 @@ from test_browser import (
     jupyterlab,
     lab_errors,
     offline_context,
-    run_all,
     shoot,
     shot_path,
 )
@@ -239,15 +238,14 @@ def looked_at_lab(lab, executed):
 
 
 @pytest.fixture(scope="module")
-def lab_page(browser, looked_at_lab):
-    """One JupyterLab page for the notebooks of :data:`LOOKED_AT`, in a workspace of its
+def lab_page(browser, lab):
+    """One JupyterLab page for the JupyterLab tests of this file, in a workspace of its
     own: each test opens its notebook there from the File menu, as a person opens one
     notebook after another (JupyterLab starts once)."""
     context, _ = offline_context(browser)
     page = context.new_page()
     try:
-        lab = looked_at_lab
-        page.goto(f"{lab.base}/lab/workspaces/looked-at?token={lab.token}")
+        page.goto(f"{lab.base}/lab/workspaces/notebooks?token={lab.token}")
         page.locator(".lm-MenuBar-itemLabel", has_text=re.compile("^File$")).wait_for()
         yield page
     finally:
@@ -255,7 +253,9 @@ def lab_page(browser, looked_at_lab):
 
 
 @pytest.mark.parametrize("name", LOOKED_AT)
-def test_jupyterlab_shows_every_chart_and_table_within_the_notebook_width(lab_page, name):
+def test_jupyterlab_shows_every_chart_and_table_within_the_notebook_width(
+    lab_page, name, looked_at_lab
+):
     """Each chart and table of the notebook as JupyterLab shows it at 1280 px: saved
     as a screenshot to look at, no chart shrunk past reading, no table wider than the
     notebook (a person would have to scroll sideways to read it).  The notebook is the
@@ -270,12 +270,11 @@ def file_menu(page, item: str) -> None:
     page.locator(".lm-Menu-itemLabel", has_text=re.compile(f"^{re.escape(item)}$")).click()
 
 
-def look_at_notebook(page, name: str) -> None:
-    """The checks of the test above on the notebook ``name``, opened from the File menu
-    ("Open from Path…") of the JupyterLab in ``page``, the notebook shown before closed."""
+def open_notebook(page, name: str) -> None:
+    """The notebook ``name`` opened from the File menu ("Open from Path…") of the
+    JupyterLab in ``page``, the notebooks shown before closed."""
     from playwright.sync_api import expect
 
-    stem = name.removesuffix(".ipynb")
     if page.locator(".jp-Notebook").count():
         file_menu(page, "Close All Tabs")
         # JupyterLab asks whether to save a notebook it marked changed on opening it (a
@@ -294,6 +293,22 @@ def look_at_notebook(page, name: str) -> None:
     path.fill(name)
     path.press("Enter")
     page.locator(".jp-Notebook").first.wait_for()
+
+
+def run_all_cells(page, name: str) -> None:
+    """The notebook ``name`` opened (:func:`open_notebook`) and all its cells run, as a
+    person does from the Run menu, once its kernel is up."""
+    open_notebook(page, name)
+    page.get_by_role("button", name=re.compile(r"^Python 3.*\| Idle$")).wait_for()
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile("^Run$")).click()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile("^Run All Cells$")).click()
+
+
+def look_at_notebook(page, name: str) -> None:
+    """The checks of the test above on the notebook ``name``, opened in the JupyterLab
+    of ``page``."""
+    stem = name.removesuffix(".ipynb")
+    open_notebook(page, name)
     page.wait_for_function(PICTURES_LOADED)
     assert page.locator(".jp-Notebook").count() == 1
     assert lab_errors(page) == []
@@ -326,12 +341,13 @@ def look_at_notebook(page, name: str) -> None:
     assert unreadable == []
 
 
-def test_jupyterlab_runs_the_replay_notebook_and_steps_the_replay(page, lab):
+def test_jupyterlab_runs_the_replay_notebook_and_steps_the_replay(lab_page, lab):
     """Notebook 01's one run: in JupyterLab, run all, as a person does."""
     from playwright.sync_api import expect
 
+    page = lab_page
     lab.add(["01_replay.ipynb"])
-    run_all(page, lab.url("01_replay.ipynb", workspace="replay"))
+    run_all_cells(page, "01_replay.ipynb")
     replay = page.locator(".bl-replay").first
     line = replay.locator(".bl-replay-line")
     expect(line).to_have_text(re.compile(r"^start: 0 of \d+ moves"))
@@ -364,14 +380,15 @@ def test_jupyterlab_runs_the_replay_notebook_and_steps_the_replay(page, lab):
     assert_ran_well(saved, "01_replay.ipynb")
 
 
-def test_jupyterlab_replay_and_trace_next_clicked_in_one_place_step_once_a_click(page, lab):
+def test_jupyterlab_replay_and_trace_next_clicked_in_one_place_step_once_a_click(lab_page, lab):
     """The replay and the trace viewer of one notebook (one kernel, one run), clicked as
     tests/test_browser_stepper.py clicks the app's (its helpers and notebook)."""
     from playwright.sync_api import expect
 
+    page = lab_page
     for name, text in STEPPER_NOTEBOOKS.items():
         (lab.root / name).write_text(text)
-    run_all(page, lab.url("replay_and_trace.ipynb", workspace="stepper"))
+    run_all_cells(page, "replay_and_trace.ipynb")
     replay = page.locator(".bl-replay").first
     line = replay.locator(".bl-replay-line")
     expect(line).to_have_text("start: 0 of 67 moves")
