@@ -58,12 +58,13 @@ def test_where_did_i_lose_on_a_lost_pysolfc_save_says_what_it_knows_and_offers_m
     t0 = time.monotonic()
     explorer.get_by_role("button", name="Where did I lose?").click()
     # within the quick search's seconds (QUICK_SECONDS) the app answers, or says what it
-    # knows (how much it settles in that time depends on the computer's speed) and offers
-    # the longer search
+    # knows (how much it settles in that time depends on the computer's speed and load:
+    # on a busy one, maybe nothing) and offers the longer search
     expect(message).to_have_text(
         re.compile(
-            r"^(Move \d+ of 150, \S+, lost the game: .*|Not settled in 5 seconds: .*one of your "
-            r"moves \d+ to \d+ lost it\. Search longer below settles more: about a minute\.)$"
+            r"^(Move \d+ of 150, \S+, lost the game: .*|(Not settled in 5 seconds: .*|The "
+            r"solver could not settle any position of your game in 5 seconds)\. Search longer "
+            r"below settles more: about a minute\.)$"
         ),
         timeout=120_000,  # a hang guard: the answer comes in seconds
     )
