@@ -134,8 +134,8 @@ def browser():
 
 @pytest.fixture
 def page(browser):
-    """A page of its own (a new browser context) at 1280 px, which may fetch from this
-    computer only: ``page.refused`` lists what it tried to fetch from elsewhere."""
+    """A page of its own (a new browser context) at 1280 px, watched for what it fetches:
+    ``page.refused`` lists what it asked of anywhere but this computer."""
     from test_browser import offline_context
 
     context, refused = offline_context(browser)
