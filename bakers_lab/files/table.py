@@ -426,9 +426,14 @@ def read_chunks(
     read again one chunk at a time, which names the first chunk that does not fit,
     as reading one at a time always has."""
     try:
-        return _read_at_once(out, layout, recorded, numbers, checked)
+        whole, order = _read_at_once(out, layout, recorded, numbers)
     except Exception:  # a damaged or odd survey (pyarrow raises many types):
         pass  # reading one chunk at a time says which chunk, in words
+    else:
+        if checked is not None:  # (outside the try: its own errors are its caller's)
+            for i in range(layout.n_chunks):
+                checked(i, chunk_path(out, i))
+        return whole, order
     parts: list[pd.DataFrame] = []
     deals: list[int] = []
     for i in range(layout.n_chunks):
@@ -453,7 +458,6 @@ def _read_at_once(
     layout: Layout,
     recorded: dict[str, str],
     numbers: Sequence[Sequence[int]] | None,
-    checked: Callable[[int, Path], None] | None,
 ) -> tuple[pd.DataFrame, list[int]]:
     """:func:`read_chunks` for a survey whose every chunk passes; anything else
     raises (any exception: the caller reads again one chunk at a time)."""
@@ -476,9 +480,6 @@ def _read_at_once(
         want_deals = numbers[i] if numbers is not None else None
         deals += check_chunk(chunk_path(out, i), rows, layout, i, numbers=want_deals)
         start += t.num_rows
-    if checked is not None:
-        for i in range(layout.n_chunks):
-            checked(i, chunk_path(out, i))
     return whole, deals
 
 
