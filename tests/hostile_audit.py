@@ -1465,7 +1465,7 @@ def judged(fn: Any, check: str, words: str, seconds: float = 10, **kw: Any) -> C
         if mark.exists():
             return "an answer was unpickled"
         for _ in range(50):
-            left = [q for q in descendants(os.getpid()) if q not in before and alive(q)]
+            left = [q for q in descendants(os.getpid(), besides=before) if alive(q)]
             if not left:
                 break
             time.sleep(0.1)

@@ -11,14 +11,17 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 
-def descendants(pid: int) -> list[int]:
-    """Every process below ``pid``: its children, theirs, and so on."""
+def descendants(pid: int, *, besides: Collection[int] = ()) -> list[int]:
+    """Every process below ``pid``: its children, theirs, and so on; none of
+    ``besides`` nor any process below one of them.  ``besides`` is what ran before a
+    check: a browser started earlier (the session's Chromium) starts processes of its
+    own at any time, and they are not the check's."""
     children: dict[int, list[int]] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -28,10 +31,12 @@ def descendants(pid: int) -> list[int]:
                 continue
             children.setdefault(ppid, []).append(int(entry.name))
     out, todo = [], [pid]
+    skip = set(besides)
     while todo:
         for c in children.get(todo.pop(), []):
-            out.append(c)
-            todo.append(c)
+            if c not in skip:
+                out.append(c)
+                todo.append(c)
     return out
 
 

@@ -94,7 +94,7 @@ def _check(fn, seconds: float = 10):
     replay = vars(search_check)["replay"]
     report = check_search(fn, cases=FEW, seconds=seconds, quiet=True, references=RUNS)
     assert vars(search_check)["replay"] is replay  # the checker's own code, untouched
-    left = [p for p in descendants(os.getpid()) if p not in before]
+    left = descendants(os.getpid(), besides=before)
     assert _gone(left), f"processes of the submission left: {left}"
     assert not report.passed and report.failure is not None
     return report
