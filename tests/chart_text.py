@@ -3,8 +3,11 @@ figure.  Shared by the chart tests."""
 
 from __future__ import annotations
 
-from matplotlib.backends.backend_agg import FigureCanvasAgg
+from pathlib import Path
+
+from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg
 from matplotlib.figure import Figure
+from matplotlib.image import imsave
 from matplotlib.text import Text
 
 
@@ -22,12 +25,21 @@ def drawn_texts(fig: Figure) -> list[Text]:
     return list({id(t): t for t in found if t.get_visible() and t.get_text().strip()}.values())
 
 
-def overlapping_texts(fig: Figure) -> list[tuple[str, str]]:
-    """Pairs of drawn texts whose boxes overlap by more than a pixel each way, and
-    texts that run into a legend (its markers and lines included): ``(text, "the legend")``."""
+def drawn(fig: Figure, png: Path | None = None) -> RendererAgg:
+    """``fig`` drawn (and saved as the picture ``png``, as drawn): its renderer, for
+    :func:`overlapping_texts` and :func:`cut_texts` (a chart drawn once, not once each)."""
     canvas = FigureCanvasAgg(fig)
     canvas.draw()
-    renderer = canvas.get_renderer()
+    if png is not None:
+        imsave(png, canvas.buffer_rgba())
+    return canvas.get_renderer()
+
+
+def overlapping_texts(fig: Figure, renderer: RendererAgg | None = None) -> list[tuple[str, str]]:
+    """Pairs of drawn texts whose boxes overlap by more than a pixel each way, and
+    texts that run into a legend (its markers and lines included): ``(text, "the legend")``.
+    ``renderer``: :func:`drawn`'s, if the figure has just been drawn."""
+    renderer = drawn(fig) if renderer is None else renderer
     texts = drawn_texts(fig)
     boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in texts]
     out = []
@@ -53,11 +65,10 @@ def overlapping_texts(fig: Figure) -> list[tuple[str, str]]:
     return out
 
 
-def cut_texts(fig: Figure) -> list[str]:
-    """Drawn texts that reach beyond the figure's edges (by more than a pixel)."""
-    canvas = FigureCanvasAgg(fig)
-    canvas.draw()
-    renderer = canvas.get_renderer()
+def cut_texts(fig: Figure, renderer: RendererAgg | None = None) -> list[str]:
+    """Drawn texts that reach beyond the figure's edges (by more than a pixel).
+    ``renderer``: :func:`drawn`'s, if the figure has just been drawn."""
+    renderer = drawn(fig) if renderer is None else renderer
     w, h = fig.bbox.width, fig.bbox.height
     out = []
     for t in drawn_texts(fig):
