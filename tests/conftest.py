@@ -26,6 +26,12 @@ from warm import warm
 for _name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_name, "1")
 
+#: jsonschema, which nbformat imports (the notebook and exercise tests, at collection, in
+#: each worker), builds some forty grammars for its IRI format checks as it is imported: a
+#: second of each worker's start.  No notebook schema has an IRI; the app's server skips
+#: them the same way (bakers_lab/display/app/serve.py).
+sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
+
 settings.register_profile(
     "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )

@@ -82,6 +82,11 @@ def settings() -> Config:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Run Voilà with ``argv`` (default: this process's arguments) and :func:`settings`."""
+    # jsonschema (Jupyter Server checks its event schemas with it) builds some forty
+    # grammars for its IRI format checks as it is imported, a second of the app's start;
+    # no schema the server checks has an IRI, so it starts without them (a module set to
+    # None is one Python does not import)
+    sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
     from voila.app import Voila  # type: ignore[import-untyped]
 
     Voila.launch_instance(list(sys.argv[1:] if argv is None else argv), config=settings())
