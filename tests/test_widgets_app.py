@@ -8,6 +8,8 @@ import ast
 import html
 import re
 import socket
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -473,3 +475,14 @@ def test_no_first_compile_notice_for_an_answer_from_the_shipped_tables():
     assert not model.needs_search(64, "bakers_dozen")  # settled by the shipped tables
     assert model.shipped(64, "bakers_dozen")
     assert model.needs_search(40_001, "bakers_dozen")  # beyond them: the solver searches
+
+
+def test_the_app_page_starts_without_the_charts():
+    """The app's kernel imports the widgets; matplotlib (a third of a second) comes only
+    with the first search trace shown, which the app never shows."""
+    code = (
+        "import sys; from bakers_lab.display.widgets import GameExplorer; "
+        "GameExplorer(background=True); print(sorted(m for m in sys.modules if m == 'matplotlib'))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert (done.returncode, done.stdout) == (0, "[]\n"), done.stderr

@@ -6,11 +6,10 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from html import escape
+from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
-from matplotlib.figure import Figure
 
-from bakers_lab.display.plots import frontier_chart, search_tree_chart, trace_table
 from bakers_lab.display.widgets._common import StillView, make_button
 from bakers_lab.display.widgets.stepper import Stepped, Stepper
 from bakers_lab.model.deals import Deal
@@ -19,6 +18,9 @@ from bakers_lab.model.moves import Move
 from bakers_lab.model.render import board_html
 from bakers_lab.solve.search import Event, Problem, SearchResult, as_problem
 from bakers_lab.utils.validate import as_int, describe
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = ["TraceModel", "TraceViewer"]
 
@@ -79,7 +81,9 @@ class TraceModel:
             problem = self.result.start
         self.problem = as_problem(problem)
         #: The trace with its counts (:func:`bakers_lab.display.plots.trace_table`).
-        self.table = trace_table(source if self.result is not None else events)
+        from bakers_lab.display import plots  # matplotlib, when a trace is first shown
+
+        self.table = plots.trace_table(source if self.result is not None else events)
         self.events: tuple[Event, ...] = events
         self.n = len(self.events)
         self.algorithm = self.result.algorithm if self.result is not None else ""
@@ -359,10 +363,12 @@ class TraceViewer(StillView, Stepped, widgets.VBox):
         self.stepper.go(k)
 
     def _draw(self, k: int) -> None:
+        from bakers_lab.display import plots  # (imported by the model already)
+
         m = self.model
         self.board.value = m.html(k, layout=self._layout)
         self.line.value = m.line(k)
         self.waiting.value = escape(m.frontier_text(k))
-        self.frontier.value = _png(frontier_chart(m.table, upto=k))
-        self.tree.value = _png(search_tree_chart(m.table, upto=k, limit=self.tree_nodes))
+        self.frontier.value = _png(plots.frontier_chart(m.table, upto=k))
+        self.tree.value = _png(plots.search_tree_chart(m.table, upto=k, limit=self.tree_nodes))
         self.expansion.disabled = self.goal.disabled = k == m.n
