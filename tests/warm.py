@@ -1,4 +1,4 @@
-"""Compile the searches into numba's cache, one process per core, before the tests.
+"""Compile the searches into numba's cache, before the tests.
 
 The test workers and the many processes the tests start (the command line, survey
 workers, notebook kernels) then load the compiled searches from numba's cache instead
@@ -13,11 +13,15 @@ import subprocess
 import sys
 import time
 
-#: What compiles each compiled search: the solver and A* (which calls the solver
-#: first, so they share a process), and the players.
-WARM = (
-    "import bakers_lab as bl; bl.solve(1); bl.shortest(1)",
-    "import bakers_lab as bl; [bl.play(1, p) for p in ('greedy', 'search-1', 'undo-1')]",
+#: What compiles each compiled search, in two stages: the solver alone first (A* and the
+#: players call its compiled core: started beside it, each compiled the core again), then
+#: A* and the players side by side.
+STAGES = (
+    ("import bakers_lab as bl; bl.solve(1)",),
+    (
+        "import bakers_lab as bl; bl.shortest(1)",
+        "import bakers_lab as bl; [bl.play(1, p) for p in ('greedy', 'search-1', 'undo-1')]",
+    ),
 )
 
 
@@ -25,19 +29,20 @@ def warm() -> float:
     """Compile (or load) every search in child processes; the seconds it took.  Raises
     RuntimeError with the child's error output if one fails."""
     start = time.monotonic()
-    procs = [
-        subprocess.Popen(
-            [sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-        )
-        for code in WARM
-    ]
-    failed = []
-    for p, code in zip(procs, WARM, strict=True):
-        _, err = p.communicate()
-        if p.returncode != 0:
-            failed.append(f"compiling the searches failed ({code}):\n{err.decode()}")
-    if failed:
-        raise RuntimeError("\n".join(failed))
+    for stage in STAGES:
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+            )
+            for code in stage
+        ]
+        failed = []
+        for p, code in zip(procs, stage, strict=True):
+            _, err = p.communicate()
+            if p.returncode != 0:
+                failed.append(f"compiling the searches failed ({code}):\n{err.decode()}")
+        if failed:
+            raise RuntimeError("\n".join(failed))
     return time.monotonic() - start
 
 
