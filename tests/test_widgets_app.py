@@ -482,7 +482,8 @@ def test_the_app_page_starts_without_the_charts():
     with the first search trace shown, which the app never shows."""
     code = (
         "import sys; from bakers_lab.display.widgets import GameExplorer; "
-        "GameExplorer(background=True); print(sorted(m for m in sys.modules if m == 'matplotlib'))"
+        "w = GameExplorer(background=True); w.wait(120); "  # (its reading thread ended)
+        "print(sorted(m for m in sys.modules if m == 'matplotlib'))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert (done.returncode, done.stdout) == (0, "[]\n"), done.stderr
