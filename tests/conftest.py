@@ -18,6 +18,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 from warm import warm
 
+from bakers_lab.display.app.serve import without_iri_checks
+
 #: The tests run two at a time on two cores (``make test``), and each test's kernels and
 #: child processes inherit this: one thread each for scikit-learn's OpenMP and for BLAS,
 #: which would otherwise start a thread per core in every process and make them wait on
@@ -26,11 +28,9 @@ from warm import warm
 for _name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_name, "1")
 
-#: jsonschema, which nbformat imports (the notebook and exercise tests, at collection, in
-#: each worker), builds some forty grammars for its IRI format checks as it is imported: a
-#: second of each worker's start.  No notebook schema has an IRI; the app's server skips
-#: them the same way (bakers_lab/display/app/serve.py).
-sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
+# nbformat imports jsonschema (the notebook and exercise tests, at collection, in each
+# worker): without its IRI checks, as the app's server does, a second sooner
+without_iri_checks()
 
 settings.register_profile(
     "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]

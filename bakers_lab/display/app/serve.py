@@ -36,7 +36,7 @@ from typing import Any
 from tornado.web import HTTPError
 from traitlets.config import Config
 
-__all__ = ["ELSEWHERE", "main", "own_page_only", "settings"]
+__all__ = ["ELSEWHERE", "main", "own_page_only", "settings", "without_iri_checks"]
 
 #: What a page requested by another site says (HTTP 403).
 ELSEWHERE = (
@@ -80,13 +80,22 @@ def settings() -> Config:
     return c
 
 
+def without_iri_checks() -> None:
+    """Let jsonschema, imported after this, skip its IRI format checks.
+
+    jsonschema (Jupyter Server checks its event schemas with it, nbformat its notebooks)
+    imports ``rfc3987_syntax`` for them, which builds some forty grammars as it is
+    imported: a second of a server's start.  No schema the server or nbformat checks has
+    an IRI.  A module set to None in ``sys.modules`` is one Python does not import, and
+    jsonschema leaves out the checks of a module it cannot import.  One already imported
+    is left as it is.
+    """
+    sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Run Voilà with ``argv`` (default: this process's arguments) and :func:`settings`."""
-    # jsonschema (Jupyter Server checks its event schemas with it) builds some forty
-    # grammars for its IRI format checks as it is imported, a second of the app's start;
-    # no schema the server checks has an IRI, so it starts without them (a module set to
-    # None is one Python does not import)
-    sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
+    without_iri_checks()
     from voila.app import Voila  # type: ignore[import-untyped]
 
     Voila.launch_instance(list(sys.argv[1:] if argv is None else argv), config=settings())
