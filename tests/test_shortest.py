@@ -248,13 +248,35 @@ def test_survey_column_par(tmp_path):
 
 
 def test_ctrl_c_stops_a_long_search_at_once():
+    """A Ctrl-C ends the search and the next search is whole.  Ctrl-C is pressed
+    again until it is heard, as a person would: Python drops a KeyboardInterrupt
+    that lands in a finaliser run by the garbage collector ("Exception ignored
+    in ..."), and in the full suite, under load, a first press was now and then
+    never heard.  How soon it is heard is a benchmark's figure; the presses are
+    3 s apart, far longer than the search takes to stop."""
     import _thread
     import threading
 
     shortest(5, max_nodes=10)  # compiled (or loaded) before the signal
-    threading.Timer(1.0, _thread.interrupt_main).start()
-    with pytest.raises(KeyboardInterrupt):
-        shortest(3)  # 10 million nodes, about 25 s when left alone
+    heard = threading.Event()
+    pressing = threading.Lock()
+    presses: list[int] = []
+
+    def press() -> None:
+        while not heard.wait(3.0 if presses else 1.0) and len(presses) < 20:
+            with pressing:
+                if not heard.is_set():
+                    presses.append(1)
+                    _thread.interrupt_main()
+
+    threading.Thread(target=press, daemon=True).start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            shortest(3)  # 10 million nodes, about 25 s when left alone
+    finally:
+        with pressing:
+            heard.set()
+    assert 1 <= len(presses) < 20
     assert shortest(5).par == 63  # and the next search is whole
 
 

@@ -49,8 +49,8 @@ def until_interrupted(call: Callable[[], T], stop: Callable[[], None], name: str
             out["error"] = exc
 
     worker = threading.Thread(target=run, name=f"bakers-lab {name}", daemon=True)
-    worker.start()
     try:
+        worker.start()  # (a Ctrl-C while it starts stops it as well)
         while worker.is_alive():
             worker.join(0.1)
     except KeyboardInterrupt:
