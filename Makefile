@@ -11,8 +11,12 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# installed, then the compiled searches built into numba's cache (tests/warm.py: about a
+# minute, once a clone, as a package's C code is compiled when it is installed; every
+# command after starts at once, and make test rebuilds only what a change touched)
 $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[test,notebooks,docs]"
+	$(BIN)/python tests/warm.py
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -29,17 +33,22 @@ lint: $(STAMP)
 clean-notebooks:
 	$(PYTHON) .ci/clean_notebooks.py --fix
 
-# the linters, while the compiled searches are compiled into numba's cache beside them
-# (tests/warm.py: a minute and a half on a fresh clone); then the tests on $(WORKERS)
-# processes, each test file on one of them (make test WORKERS=1: one process), the files in
-# the order tests/conftest.py gives (the longest first), not xdist's (the most tests first,
-# which left the longest files, with a few tests each, to the end)
+# the tests with the linters beside them (the linters' words, and whether they passed,
+# after the tests'); the tests first bring the compiled searches in numba's cache up to
+# date (tests/conftest.py runs tests/warm.py: two seconds once set-up built them, about a
+# minute after a change to them).  The tests run on
+# $(WORKERS) processes, each test file on one of them (make test WORKERS=1: one process),
+# the files in the order tests/conftest.py gives (the longest first), not xdist's (the most
+# tests first, which left the longest files, with a few tests each, to the end)
 WORKERS ?= 2
 test: $(STAMP)
-	@$(BIN)/python tests/warm.py & warm=$$!; \
-	$(MAKE) --no-print-directory lint || { kill $$warm 2>/dev/null; exit 1; }; \
-	wait $$warm
-	$(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder --ignore=tests/docs
+	@log=$$(mktemp); \
+	$(MAKE) --no-print-directory lint >$$log 2>&1 & lint=$$!; \
+	$(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder \
+		--ignore=tests/docs; tests=$$?; \
+	wait $$lint; linted=$$?; cat $$log; rm -f $$log; \
+	[ $$linted = 0 ] || echo "make test: make lint failed (above)"; \
+	[ $$tests = 0 ] && [ $$linted = 0 ]
 
 survey: $(STAMP)
 	$(BIN)/bakers-lab survey --deals 1-1000 --variant bakers_dozen --players solver --jobs -1 --out data/runs/bakers_dozen_1-1000

@@ -1,8 +1,8 @@
 """Shared fixtures and hypothesis settings for the bakers_lab tests.
 
 Before the tests start, the compiled searches are compiled once into numba's
-cache (tests/warm.py: the solver, then A* and the players side by side; ``make test``
-has run it already, beside the linters, and then this takes about two seconds).
+cache (tests/warm.py: the solver, then A* and the players side by side; set-up,
+``make venv``, has built them already, and then this takes about two seconds).
 """
 
 from __future__ import annotations

@@ -2,9 +2,10 @@
 
 The test workers and the many processes the tests start (the command line, survey
 workers, notebook kernels) then load the compiled searches from numba's cache instead
-of each compiling them again.  ``make test`` runs this while the linters run (it takes
-about a minute and a half on a fresh clone, two seconds once the cache is warm);
-``tests/conftest.py`` runs it too, for a plain ``pytest``.
+of each compiling them again.  Set-up (``make venv``, which every make target needs) runs
+this once a clone: about a minute on two cores.  ``tests/conftest.py`` runs it before every
+test session (``make test``, a plain ``pytest``): two seconds when the cache is warm, about
+a minute after a change to the compiled searches.
 """
 
 from __future__ import annotations
