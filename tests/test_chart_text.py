@@ -4,6 +4,7 @@ without shrinking its text (10 inches at 100 dpi: 1,000 px of JupyterLab at 1280
 
 from __future__ import annotations
 
+import functools
 import inspect
 import itertools
 from collections.abc import Callable
@@ -18,7 +19,6 @@ from bakers_lab.files.datadir import shipped_table
 from bakers_lab.solve import search
 from bakers_lab.study import predict
 from bakers_lab.study.claims import load_surveys
-from bakers_lab.study.predict import loss_predictors
 
 SHOWN = Path(__file__).parent / "screenshots" / "charts"
 
@@ -31,11 +31,13 @@ def shipped():
 def _cases(t) -> dict[str, Callable[[], Figure]]:
     bd = t[(t["variant"] == "bakers_dozen") & (t["deal"].astype(int) <= 2000)]
     tiny = search.classroom_deal(0, "tiny")
+    # one loss model for both of its charts, shuffled 3 times as notebook 03's test run does
+    model = functools.cache(lambda: predict.loss_model(bd, "careful", repeats=3))
     return {
         "win_rate_chart": lambda: plots.win_rate_chart(t, variant="bakers_dozen"),
         "win_rate_chart/return": lambda: plots.win_rate_chart(t, variant="bakers_dozen_return"),
         "lookahead_chart": lambda: plots.lookahead_chart(t, variant="bakers_dozen"),
-        "odds_ratio_chart": lambda: plots.odds_ratio_chart(predict.loss_model(bd, "careful")),
+        "odds_ratio_chart": lambda: plots.odds_ratio_chart(model()),
         "decile_chart": lambda: plots.decile_chart(bd, "f_inversions"),
         "effort_chart": lambda: plots.effort_chart(bd, "f_blocked_cards"),
         "variant_chart": lambda: plots.variant_chart(t),
@@ -48,7 +50,7 @@ def _cases(t) -> dict[str, Callable[[], Figure]]:
             t, "f_blocked_cards", variant="bakers_dozen"
         ),
         "search_chart": lambda: plots.search_chart(search.compare(range(6), deck="tiny")),
-        "importance_chart": lambda: plots.importance_chart(loss_predictors(bd, "careful")),
+        "importance_chart": lambda: plots.importance_chart(model()),
         "feature_effect_chart": lambda: plots.feature_effect_chart(
             t, ["f_depth_aces", "f_deep_low_cards", "f_depth_twos"], variant="bakers_dozen"
         ),

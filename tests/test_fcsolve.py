@@ -80,7 +80,9 @@ def play_hints(start: GameState, hints) -> GameState:
 @pytest.mark.parametrize("variant", list(GAME_ARGS))
 def test_pysolfc_reads_a_win_that_the_rule_engine_replays(variant):
     wins = 0
-    for number in range(1, 6):
+    # deals 1-6 but 3 (Good Measure's deal 3 takes 3.5 million positions, twice: the same
+    # reading on a longer search); deal 1 of Good Measure is proven lost
+    for number in (1, 2, 4, 5, 6):
         board = deal_board(number, variant)
         read = read_answer(ask(variant, board))
         truth = bl.solve(number, variant=variant)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import pickle
 import re
@@ -13,7 +14,7 @@ import pandas as pd
 import pytest
 
 import bakers_lab as bl
-from bakers_lab.files.pysolfile import MAX_FILE_BYTES, PysolFileError
+from bakers_lab.files.pysolfile import MAX_FILE_BYTES, Loaded, PysolFileError
 
 DATA = Path(__file__).parent / "data" / "pysolfc"
 SAVES = sorted(p for p in DATA.glob("*.pso") if not p.name.startswith("klondike"))
@@ -48,11 +49,43 @@ def _played(name: str) -> tuple[str, int, bool]:
     return variant, int(number), "won" in how.split("_")
 
 
-def _save_objects(path: Path) -> list[object]:
-    """The objects of a real save, as plain data (our safe reader), for building bad saves."""
+@functools.cache
+def _read_save_objects(path: Path) -> list[object]:
     from bakers_lab.files.pysolfile import load_all
 
     return load_all(path)
+
+
+def _save_objects(path: Path) -> list[object]:
+    """The objects of a real save, as plain data (our safe reader), for building bad saves:
+    a copy of its own each call (read once: the tests damage hundreds of copies)."""
+    return _copied(_read_save_objects(path), {})
+
+
+def _copied(o: Any, memo: dict[int, Any]) -> Any:
+    """A deep copy of what the reader gave, an object shared there shared here too
+    (``copy.deepcopy`` would hand a loaded object's ``__dict__`` to its ``__setstate__``,
+    which takes the pickle's field dict)."""
+    if id(o) in memo:
+        return memo[id(o)]
+    if isinstance(o, Loaded):
+        loaded = memo[id(o)] = object.__new__(type(o))
+        loaded.__dict__.update({k: _copied(v, memo) for k, v in vars(o).items()})
+        return loaded
+    if isinstance(o, list):
+        items: list[Any] = []
+        memo[id(o)] = items
+        items.extend(_copied(v, memo) for v in o)
+        return items
+    if isinstance(o, dict):
+        fields: dict[Any, Any] = {}
+        memo[id(o)] = fields
+        fields.update({k: _copied(v, memo) for k, v in o.items()})
+        return fields
+    if isinstance(o, tuple):
+        memo[id(o)] = tuple(_copied(v, memo) for v in o)
+        return memo[id(o)]
+    return o  # numbers, strings, bytes: not changed in place
 
 
 def test_every_save_is_known() -> None:
