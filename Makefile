@@ -44,6 +44,7 @@ WORKERS ?= 2
 test: $(STAMP)
 	@log=$$(mktemp); \
 	$(MAKE) --no-print-directory lint >$$log 2>&1 & lint=$$!; \
+	trap 'kill $$lint 2>/dev/null; rm -f $$log; exit 130' INT TERM; \
 	$(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder \
 		--ignore=tests/docs; tests=$$?; \
 	wait $$lint; linted=$$?; cat $$log; rm -f $$log; \
