@@ -36,10 +36,10 @@ clean-notebooks:
 # the tests with the linters beside them (the linters' words, and whether they passed,
 # after the tests'); the tests first bring the compiled searches in numba's cache up to
 # date (tests/conftest.py runs tests/warm.py: two seconds once set-up built them, about a
-# minute after a change to them).  The tests run on
-# $(WORKERS) processes, each test file on one of them (make test WORKERS=1: one process),
-# the files in the order tests/conftest.py gives (the longest first), not xdist's (the most
-# tests first, which left the longest files, with a few tests each, to the end)
+# minute after a change to them).  The tests run on $(WORKERS) processes, each test file
+# on one of them (make test WORKERS=1: one process), the files in the order
+# tests/conftest.py gives (the longest first), not xdist's (the most tests first, which
+# left the longest files, with a few tests each, to the end)
 WORKERS ?= 2
 test: $(STAMP)
 	@log=$$(mktemp); \
