@@ -487,3 +487,15 @@ def test_the_app_page_starts_without_the_charts():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert (done.returncode, done.stdout) == (0, "[]\n"), done.stderr
+
+
+def test_a_script_that_ends_while_the_app_reads_its_verdicts_ends():
+    """A script may end at once after making the app's explorer in the background: it
+    waits for the shipped verdicts' read (under a second) and ends, where it once hung
+    at exit with that read still inside Arrow.  Three times: the hang was rare."""
+    code = "from bakers_lab.display.widgets import GameExplorer; GameExplorer(background=True)"
+    for _ in range(3):
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=300
+        )  # (a hang guard: it ends in about a second)
+        assert (done.returncode, done.stdout, done.stderr) == (0, "", "")

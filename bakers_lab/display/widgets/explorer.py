@@ -502,7 +502,9 @@ class GameExplorer(StillView, widgets.VBox):
         self._player_generation = 0
         self._threads: list[threading.Thread] = []
         if self._background:  # the shipped verdicts read while the person types a number
-            self._run(load_verdicts)
+            # (waited for at exit: a process that ended while a daemon thread was inside
+            # Arrow's reader could hang; the read takes under a second)
+            self._run(load_verdicts, daemon=False)
         self.show.on_click(lambda _: self._request())
         self.game.observe(lambda _: self._request(), names="value")
         self.variant.observe(lambda _: self._request(quiet=True), names="value")
@@ -610,13 +612,15 @@ class GameExplorer(StillView, widgets.VBox):
             close_all(w)
 
     # -- acting -------------------------------------------------------------------
-    def _run(self, work: Callable[[], object]) -> None:
-        """Run ``work`` now, or (``background``) in a thread of its own."""
+    def _run(self, work: Callable[[], object], *, daemon: bool = True) -> None:
+        """Run ``work`` now, or (``background``) in a thread of its own: a daemon
+        thread (a search, which can take minutes, does not hold the process's
+        end) unless ``daemon`` is False (short work the end waits for)."""
         if not self._background:
             work()
             return
         self._threads = [t for t in self._threads if t.is_alive()]
-        thread = threading.Thread(target=work, daemon=True)
+        thread = threading.Thread(target=work, daemon=daemon)
         self._threads.append(thread)
         thread.start()
 
