@@ -408,8 +408,9 @@ class GameExplorer(StillView, widgets.VBox):
     deal's rating and where the player lost fill in after, each announced in
     ``progress``.  With ``background`` (the web app) the searches run in a
     thread of their own, so the page stays live: a number typed meanwhile
-    replaces the search (its answer is dropped); :meth:`wait` waits for them.
-    Without it, showing a game returns once everything is known.
+    replaces the search (its answer is dropped); :meth:`wait` waits for them (a
+    script's end waits only for the shipped verdicts' first read, under a second,
+    not for a search).  Without it, showing a game returns once everything is known.
     """
 
     def __init__(
