@@ -477,15 +477,25 @@ def test_no_first_compile_notice_for_an_answer_from_the_shipped_tables():
     assert model.needs_search(40_001, "bakers_dozen")  # beyond them: the solver searches
 
 
+#: A script that makes the app's explorer as the app's kernel does (in the background).
+APP_SCRIPT = (
+    "from bakers_lab.display.widgets import GameExplorer; w = GameExplorer(background=True)"
+)
+
+
+def _script(code: str) -> subprocess.CompletedProcess[str]:
+    """``code`` run by Python in a process of its own (a hang guard of 300 s: it ends in
+    about a second)."""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+
+
 def test_the_app_page_starts_without_the_charts():
     """The app's kernel imports the widgets; matplotlib (a third of a second) comes only
     with the first search trace shown, which the app never shows."""
-    code = (
-        "import sys; from bakers_lab.display.widgets import GameExplorer; "
-        "w = GameExplorer(background=True); w.wait(120); "  # (its reading thread ended)
+    done = _script(
+        f"import sys; {APP_SCRIPT}; w.wait(120); "  # (its reading thread ended)
         "print(sorted(m for m in sys.modules if m == 'matplotlib'))"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert (done.returncode, done.stdout) == (0, "[]\n"), done.stderr
 
 
@@ -493,9 +503,6 @@ def test_a_script_that_ends_while_the_app_reads_its_verdicts_ends():
     """A script may end at once after making the app's explorer in the background: it
     waits for the shipped verdicts' read (under a second) and ends, where it once hung
     at exit with that read still inside Arrow.  Three times: the hang was rare."""
-    code = "from bakers_lab.display.widgets import GameExplorer; GameExplorer(background=True)"
     for _ in range(3):
-        done = subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, timeout=300
-        )  # (a hang guard: it ends in about a second)
+        done = _script(APP_SCRIPT)
         assert (done.returncode, done.stdout, done.stderr) == (0, "", "")

@@ -28,8 +28,14 @@ STAGES = (
 
 def warm() -> float:
     """Compile (or load) every search in child processes; the seconds it took.  Raises
-    RuntimeError with the child's error output if one fails."""
+    RuntimeError with the child's error output if one fails.  A compile to come (about
+    a minute) is said first, on standard error, in the command line's words."""
+    from bakers_lab.solve.compiled import compile_notice
+
     start = time.monotonic()
+    said = compile_notice("solver", "shortest", "players")
+    if said:
+        print(f"tests/warm.py: {said}", file=sys.stderr, flush=True)
     for stage in STAGES:
         procs = [
             subprocess.Popen(
