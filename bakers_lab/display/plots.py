@@ -252,8 +252,15 @@ def _players(rows: pd.DataFrame, players: Sequence[str] | None, where: str) -> l
 
 
 def _title(what: str, detail: str, width: int = 60) -> str:
-    """Two parts: what the chart shows, then how many deals and which intervals."""
-    return textwrap.fill(what, width) + "\n" + textwrap.fill(detail, width + 10)
+    """Two parts: what the chart shows, then how many deals and which intervals; a
+    number keeps its per cent sign on its line ("95 %" is never cut after the 95)."""
+    return _fill(what, width) + "\n" + _fill(detail, width + 10)
+
+
+def _fill(text: str, width: int) -> str:
+    """``text`` in lines of at most ``width`` characters, never between a number and
+    its " %" (textwrap does not break at a no-break space, held there while it wraps)."""
+    return textwrap.fill(text.replace(" %", "\u00a0%"), width).replace("\u00a0%", " %")
 
 
 def _slant(ax: Axes, degrees: float) -> None:
