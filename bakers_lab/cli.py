@@ -4,6 +4,8 @@
     bakers-lab solve (N | --board FILE) [--variant V] [--max-nodes K] [--max-depth D]
                      [--table-mib M] [--json]
     bakers-lab shortest (N | --board FILE) [--variant V] [--max-nodes K] [--json]
+    bakers-lab prove (N | --board FILE) [--variant V] [--workdir DIR] [--memory SIZE]
+                     [--scheduler ADDR] [--jobs K] [--max-seconds T] [--json] [--quiet]
     bakers-lab play N [--player P] [--variant V] [--json]
     bakers-lab survey (--deals SPEC | --sample K [--seed S]) [--variant V] [--players P,...]
                       [--jobs N] [--backend loky|dask] [--scheduler ADDR] --out PATH [--quiet]
@@ -216,6 +218,34 @@ def _cmd_shortest(args: argparse.Namespace) -> int:
         print(result.summary())
         if result.moves:
             print(result.solution)
+    return 0
+
+
+def _cmd_prove(args: argparse.Namespace) -> int:
+    from bakers_lab.solve.prove import default_workdir, prove, size_bytes, tqdm_progress
+
+    position = _position(args)
+    workdir = args.workdir if args.workdir is not None else default_workdir(position)
+    memory = None if args.memory is None else size_bytes(args.memory)
+    if not args.quiet and not args.json:
+        print(f"bakers-lab prove: frontier and progress in {shown(str(workdir))} "
+              "(the same command goes on from there if stopped)", file=sys.stderr)  # fmt: skip
+    with _kill_interrupts(), tqdm_progress(disable=args.quiet) as progress:
+        result = prove(
+            position,
+            workdir=workdir,
+            memory=memory,
+            jobs=args.jobs,
+            scheduler=args.scheduler,
+            max_seconds=args.max_seconds,
+            progress=progress,
+        )
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print(result.summary())
+        if result.moves:
+            print(" ".join(str(m) for m in result.moves))
     return 0
 
 
@@ -733,6 +763,28 @@ def build_parser() -> argparse.ArgumentParser:
     _position_args(p)
     _add_budget(p, "positions the search may generate (default 10,000,000: under a minute, 1 GiB)")
     _add_json(p)
+
+    p = _command(sub, "prove", _cmd_prove, "settle a game for good (every position searched)",
+                 "Settle a game or a board for good: search every position reachable from it, "
+                 "a group at a time, layer after layer, with the frontier on disk, until a win "
+                 "is found (a line replayed by the rule engine) or none is left (proven "
+                 "unsolvable). For the deals the solver leaves open; it may take hours and "
+                 "gigabytes. Stopped by any means, the same command goes on from its last "
+                 "finished step.")  # fmt: skip
+    _position_args(p)
+    p.add_argument("--workdir", metavar="DIR", help="folder for the frontier and the progress "
+                   "(default: one for this game in your cache folder); every Dask worker must "
+                   "see it")  # fmt: skip
+    p.add_argument("--memory", metavar="SIZE", help="memory a worker's positions may take, "
+                   "like 6G or 512M (default: a quarter of this computer's)")  # fmt: skip
+    p.add_argument("--scheduler", metavar="ADDR", help="a running Dask scheduler, tcp://host:port "
+                   "(default: a local cluster of --jobs workers)")  # fmt: skip
+    p.add_argument("--jobs", type=_positive, default=1, metavar="K",
+                   help="processes of a local Dask cluster (default 1: this one)")  # fmt: skip
+    p.add_argument("--max-seconds", type=_seconds, metavar="T",
+                   help="stop after T seconds (unresolved; the same command goes on)")  # fmt: skip
+    _add_json(p)
+    _add_flag(p, "--quiet", "no progress bar")
 
     p = _command(sub, "survey", _cmd_survey, "solve many deals into a Parquet table",
                  "Solve many numbered deals in parallel into a Parquet dataset; rerunning "

@@ -298,12 +298,13 @@ __all__ = [
 ]
 
 #: How an unsolvable verdict was proven (:attr:`SolveResult.proof`).
-Proof = Literal["deadlock", "exhausted", "relaxation"]
+Proof = Literal["deadlock", "exhausted", "relaxation", "layers"]
 #: The proofs, in the order of the ``proof`` column of a survey: ``deadlock``
 #: (the dead-end test of rules 4 and 6 refutes the position itself, before
 #: any move: some card can never get home), ``exhausted`` (a search ran out of
 #: positions: every line was tried), ``relaxation`` (no schedule satisfies the
-#: necessary conditions of :mod:`.relax`).
+#: necessary conditions of :mod:`.relax`), ``layers`` (the layered search of
+#: :func:`bakers_lab.prove` searched every reachable position: :mod:`.layers`).
 PROOFS: tuple[Proof, ...] = get_args(Proof)
 #: A solve's verdict (:attr:`SolveResult.outcome`).
 Outcome = Literal["solved", "unsolvable", "unresolved"]
@@ -483,6 +484,7 @@ _PROOF_WORDS = {
     "deadlock": " (some card can never get home, whatever is played)",
     "exhausted": " (every line of play was tried)",
     "relaxation": " (the cards cannot all be moved home in any order that fits)",
+    "layers": " (every reachable position was searched, none is won)",
 }
 
 

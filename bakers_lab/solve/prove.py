@@ -1,0 +1,768 @@
+"""Settle a position for good: :func:`prove` searches every position reachable
+from it, a group at a time, layer after layer (:mod:`.layers` says why that
+is exhaustive and which of the solver's pruning rules it keeps), with the
+frontier on disk and the groups of a layer spread over Dask's workers.
+
+>>> import bakers_lab as bl
+>>> r = bl.prove(bl.seeded_deal(3, variant=bl.rules("bakers_dozen").replace(
+...     ranks=5, columns=4, cards_per_column=5)))
+>>> r.outcome, r.proof, r.layers[0][0]
+('unsolvable', 'layers', 0)
+
+It answers ``solved`` (a winning line, replayed by the rule engine),
+``unsolvable`` (``proof="layers"``: every reachable position was searched
+and none is won; or ``deadlock``: the start itself is refuted) or
+``unresolved`` (a limit the caller set was reached first: ``reason`` says
+which; a run with a ``workdir`` goes on from where it stopped when started
+again).
+
+Where it runs
+-------------
+- ``jobs=1`` and no ``scheduler``: in this process, the frontier in memory
+  (or in ``workdir`` when one is given).
+- Otherwise on Dask: a ``LocalCluster`` of ``jobs`` worker processes, or the
+  cluster of ``scheduler="tcp://…"``; each layer's tasks (groups of buckets
+  of its frontier) are Dask tasks, retried by Dask if a worker is lost.  The
+  ``workdir`` must then be a folder every worker sees (a temporary one is
+  made, and removed, for a local cluster without one).
+
+Each task holds one group's positions in memory at a time (16 bytes a slot
+of its table, at most half full), bounded by ``memory`` (default: a quarter
+of this machine's memory); a group that needs more stops the run
+``unresolved``.  The frontier's rows take 68 bytes each on disk; the run
+stops, resumable, when less than a GiB is left free.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import itertools
+import os
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+
+from bakers_lab.model.deals import Deal
+from bakers_lab.model.game import GameState
+from bakers_lab.model.moves import Move
+from bakers_lab.model.positions import start_of
+from bakers_lab.model.rules import Rules
+from bakers_lab.solve import _layers
+from bakers_lab.solve.fast import check_result, core_board, core_env, deal_and_proof, verify_moves
+from bakers_lab.solve.frontier import RESERVE, DiskFull, DiskStore, MemoryStore, RunBusy, Store
+from bakers_lab.solve.frontier import bucket_of as _bucket_of
+from bakers_lab.solve.layers import (
+    WIN_TARGET,
+    GroupTooLarge,
+    Outcome,
+    Problem,
+    Searcher,
+    records,
+    ref_of,
+)
+from bakers_lab.utils.present import counted
+from bakers_lab.utils.validate import as_int, as_number, describe
+
+__all__ = ["ProveError", "ProveResult", "RunBusy", "default_memory", "prove"]
+
+
+class ProveError(ValueError):
+    """A prove call's arguments or folder do not fit."""
+
+
+#: Why a run ended ``unresolved``.
+Reason = Literal["seconds", "memory", "disk", ""]
+
+
+@dataclass(frozen=True)
+class ProveResult:
+    """What :func:`prove` found, with the counts that back it.
+
+    ``layers`` lists, for each layer searched, ``(layer, groups, entries,
+    positions)``; ``positions`` is their sum (every reachable position once,
+    under the kept pruning rules), ``lost`` the positions the dead-position
+    test refuted, ``disk`` the most bytes the frontier held, ``table`` the
+    largest group's table in bytes.
+
+    >>> ProveResult("unsolvable", proof="layers", positions=12)
+    ProveResult(outcome='unsolvable', moves=0, positions=12, variant='bakers_dozen', proof='layers')
+    """
+
+    outcome: Literal["solved", "unsolvable", "unresolved"]
+    moves: tuple[Move, ...] = ()
+    positions: int = 0
+    seconds: float = 0.0
+    verified: bool = False
+    #: Moves tried (children generated), as :attr:`SolveResult.nodes` counts them.
+    nodes: int = field(default=0, compare=False)
+    variant: str = "bakers_dozen"
+    deal: int | None = None
+    proof: Literal["deadlock", "layers"] | None = None
+    groups: int = field(default=0, compare=False)
+    lost: int = field(default=0, compare=False)
+    disk: int = field(default=0, compare=False)
+    table: int = field(default=0, compare=False)
+    layers: tuple[tuple[int, int, int, int], ...] = field(default=(), compare=False)
+    reason: str = ""
+    start: GameState | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        check_result(
+            self,
+            ("solved", "unsolvable", "unresolved"),
+            ("positions", "nodes", "groups", "lost", "disk", "table"),
+        )
+        object.__setattr__(self, "moves", tuple(self.moves))
+        object.__setattr__(self, "layers", tuple(tuple(int(v) for v in t) for t in self.layers))
+
+    def __repr__(self) -> str:
+        where, how = deal_and_proof(self.deal, self.proof)
+        return (
+            f"ProveResult(outcome={self.outcome!r}, moves={len(self.moves)}, "
+            f"positions={self.positions}, {where}variant={self.variant!r}{how})"
+        )
+
+    def summary(self) -> str:
+        """One sentence for a person: the verdict and what backs it."""
+        what = f"game {self.deal}" if self.deal is not None else "the position"
+        if self.outcome == "solved":
+            verdict = f"solved in {len(self.moves)} moves (replayed by the rule engine)"
+        elif self.outcome == "unsolvable" and self.proof == "deadlock":
+            verdict = "proven unsolvable: some card can never get home, whatever is played"
+        elif self.outcome == "unsolvable":
+            verdict = "proven unsolvable: every reachable position was searched, none is won"
+        else:
+            verdict = f"not settled: {self.reason}"
+        work = (
+            f"{counted(self.positions, 'position')} in {counted(self.groups, 'group')}, "
+            f"{len(self.layers)} layers, {self.seconds:.1f} s"
+        )
+        return f"{self.variant} {what}: {verdict}; {work}"
+
+    def to_json(self) -> dict[str, object]:
+        """The JSON object of ``bakers-lab prove --json``."""
+        return {
+            "deal": self.deal,
+            "variant": self.variant,
+            "outcome": self.outcome,
+            "proof": self.proof,
+            "moves": [str(m) for m in self.moves],
+            "verified": self.verified,
+            "positions": self.positions,
+            "nodes": self.nodes,
+            "groups": self.groups,
+            "lost": self.lost,
+            "disk_bytes": self.disk,
+            "table_bytes": self.table,
+            "seconds": round(self.seconds, 3),
+            "layers": [list(t) for t in self.layers],
+            "reason": self.reason,
+        }
+
+
+def default_memory() -> int:
+    """A quarter of this machine's memory, in bytes."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 4)
+    except (ValueError, OSError, AttributeError):
+        return 2 << 30
+
+
+#: What a progress callback hears: a dict with ``layer``, ``tasks_done``,
+#: ``tasks``, ``positions``, ``groups``, ``disk``.
+Progress = Callable[[dict[str, Any]], None]
+
+
+def prove(
+    position: Deal | GameState | int,
+    *,
+    variant: str | Rules | None = None,
+    workdir: str | os.PathLike[str] | None = None,
+    memory: int | None = None,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    max_seconds: float | None = None,
+    buckets: int | None = None,
+    probes: bool = True,
+    progress: Progress | None = None,
+) -> ProveResult:
+    """Settle ``position`` (a Deal, a GameState or a game number of
+    ``variant``) by searching every position reachable from it, a group at a
+    time (see the module docstring).
+
+    ``workdir``: a folder for the frontier and the progress marks, so that a
+    run stopped by any means goes on from its last finished task when started
+    again with the same folder (a folder another run is using is refused:
+    :class:`RunBusy`).  ``memory``: bytes a worker's group table may take.
+    ``jobs``: worker processes of a local Dask cluster (1: this process);
+    ``scheduler``: the address of a running Dask scheduler instead.
+    ``max_seconds``: stop (``unresolved``, resumable) after this long.
+    ``buckets``: how many pieces each layer's frontier is cut into (tasks),
+    64 on disk by default.  ``probes``: look for a win early, with the solver
+    (:func:`.fast.solve`) first on the start and then on a few of the most
+    advanced positions each task finds; only a win is taken from it (a proof
+    of a loss is always the layered search's own); False: the layered search
+    alone, as the tests that check it run it.
+    """
+    start, deal = start_of(position, variant, who="prove")
+    jobs = as_int(jobs, "jobs", low=1, high=1024, error=ProveError)
+    memory = (
+        default_memory()
+        if memory is None
+        else as_int(memory, "memory", low=1 << 20, error=ProveError)
+    )
+    limit = (
+        None
+        if max_seconds is None
+        else as_number(max_seconds, "max_seconds", low=0, high=1e9, error=ProveError)
+    )
+    nb = as_int(64 if buckets is None else buckets, "buckets", low=1, high=4095, error=ProveError)
+    if scheduler is not None and not isinstance(scheduler, str):
+        raise ProveError(
+            f"scheduler must be an address like tcp://host:8786, not {describe(scheduler)}"
+        )
+    t0 = time.perf_counter()
+    problem = Problem.of(start)
+    rules = start.rules
+    base = {"variant": rules.name, "deal": deal, "start": start}
+    rec, first_moves, won, first = problem.start_record()
+    if won:
+        moves, ok = verify_moves(start, first_moves)
+        return ProveResult("solved", moves, 1, time.perf_counter() - t0, ok, **base)  # type: ignore[arg-type]
+    env = core_env(rules)
+    b = core_board(start, env)
+    from bakers_lab.solve import _core
+
+    trail = np.zeros((rules.deck_size + 8, _core.TRAIL_W), dtype=np.int64)
+    _core.autoplay(b, env, trail, 0)
+    if _layers.lost_at(b, env):
+        return ProveResult(
+            "unsolvable",
+            (),
+            1,
+            time.perf_counter() - t0,
+            proof="deadlock",
+            **base,  # type: ignore[arg-type]
+        )
+    probe = _PROBE_NODES if probes else 0
+    if probes:
+        from bakers_lab.solve.fast import solve
+
+        tried = solve(start, max_nodes=_FIRST_NODES)
+        if tried.solved:
+            return ProveResult(
+                "solved", tried.moves, 0, time.perf_counter() - t0, True, tried.nodes, **base
+            )  # type: ignore[arg-type]
+    distributed = jobs > 1 or scheduler is not None
+    with _folder(workdir, distributed) as folder:
+        store: Store = MemoryStore(nb) if folder is None else DiskStore(folder, nb)
+        with _held(store):
+            _begin(store, problem, rec, first, deal)
+            said = store.get("verdict")
+            if said is not None:
+                return _recorded(said, start, base)
+            runner = _runner(folder, jobs, scheduler, memory) if distributed else None
+            try:
+                outcome, layers, reason = _layers_in_order(
+                    store, problem, memory, runner, t0, limit, progress, jobs, probe
+                )
+            finally:
+                if runner is not None:
+                    runner.close()
+            seconds = time.perf_counter() - t0
+            counts = {
+                "positions": outcome.positions,
+                "nodes": outcome.children,
+                "groups": outcome.groups,
+                "lost": outcome.lost,
+                "disk": max((s.get("disk", 0) for s in layers), default=0),
+                "table": 16 * outcome.largest * 2,
+                "layers": tuple(
+                    (s["layer"], s["groups"], s["entries"], s["positions"]) for s in layers
+                ),
+            }
+            if reason:
+                return ProveResult("unresolved", seconds=seconds, reason=reason, **counts, **base)  # type: ignore[arg-type]
+            if outcome.won is not None:
+                line = _line(store, problem, outcome, memory)
+                moves, ok = verify_moves(start, first_moves + line)
+                if not ok:
+                    raise RuntimeError("the layered search's line does not win (a bug)")
+                result = ProveResult(
+                    "solved", moves, seconds=seconds, verified=ok, **counts, **base
+                )  # type: ignore[arg-type]
+            else:
+                result = ProveResult(
+                    "unsolvable", seconds=seconds, proof="layers", **counts, **base
+                )  # type: ignore[arg-type]
+            # the verdict kept, the frontier's rows let go (they were only for this run)
+            store.set("verdict", result.to_json())
+            store.clear_rows()
+            return result
+
+
+@contextlib.contextmanager
+def _folder(workdir: object, distributed: bool) -> Iterator[Path | None]:
+    if workdir is None:
+        if not distributed:
+            yield None
+            return
+        with tempfile.TemporaryDirectory(prefix="bakers-lab-prove-") as tmp:
+            yield Path(tmp)
+        return
+    if not isinstance(workdir, str | os.PathLike):
+        raise ProveError(f"workdir must be a folder's path, not {describe(workdir)}")
+    path = Path(workdir)
+    if path.exists() and not path.is_dir():
+        raise ProveError(f"workdir {path} is a file, not a folder")
+    yield path
+
+
+@contextlib.contextmanager
+def _held(store: Store) -> Iterator[None]:
+    if isinstance(store, DiskStore):
+        with store.locked():
+            yield
+    else:
+        yield
+
+
+def _begin(store: Store, problem: Problem, rec: np.ndarray, first: int, deal: int | None) -> None:
+    """Write the problem and the start into a new store; in a folder used
+    before, check it holds the same problem."""
+    want = {
+        "version": 1,
+        "rules": dataclasses.asdict(problem.rules),
+        "start": problem.start.to_text(),
+        "deal": deal,
+        "buckets": store.buckets,
+    }
+    have = store.get("run")
+    if have is None:
+        store.put(first, int(_bucket_of(rec["key"], store.buckets)[0]), "start", rec)
+        store.set("run", want)
+    elif have != want:
+        where = getattr(store, "folder", "the store")
+        raise ProveError(
+            f"{where} holds another search ({have.get('rules', {}).get('name')} "
+            f"deal {have.get('deal')}); give another workdir, or delete that one"
+        )
+
+
+def problem_of(store: Store) -> Problem:
+    """The problem a store's ``run.json`` names (a Dask worker's way in)."""
+    run = store.get("run")
+    if run is None:
+        raise ProveError(f"{store} holds no run")
+    rules = Rules(**run["rules"])
+    return Problem(rules, GameState.from_text(run["start"], rules))
+
+
+def _plan(sizes: dict[int, int], target_rows: int) -> list[list[int]]:
+    """Tasks of a layer: its buckets, small ones packed together up to
+    ``target_rows`` rows a task.
+
+    >>> _plan({0: 5, 1: 500, 2: 5, 3: 5}, 20)
+    [[0, 2, 3], [1]]
+    """
+    tasks: list[list[int]] = []
+    current: list[int] = []
+    rows = 0
+    for b in sorted(sizes):
+        if sizes[b] >= target_rows:
+            tasks.append([b])
+            continue
+        if rows + sizes[b] > target_rows and current:
+            tasks.append(current)
+            current, rows = [], 0
+        current.append(b)
+        rows += sizes[b]
+    if current:
+        tasks.append(current)
+    return sorted(tasks, key=lambda t: t[0])
+
+
+#: The solver's budget on the start, before the layered search (its default).
+_FIRST_NODES = 5_000_000
+#: The solver's budget on each frontier row a task probes (:func:`_probe`).
+_PROBE_NODES = 200_000
+
+
+def _task_rows(rows: int, workers: int) -> int:
+    """Rows a task of a layer of ``rows`` rows aims at: four tasks a worker (so
+    that a slow one holds no one up), at least 100,000 rows (a task costs some
+    milliseconds of its own), at most 5,000,000 (340 MB in memory, and what a
+    stopped run searches again).
+
+    >>> _task_rows(1000, 2), _task_rows(10**7, 2), _task_rows(10**9, 2)
+    (100000, 1250000, 5000000)
+    """
+    return min(5_000_000, max(100_000, rows // (4 * workers)))
+
+
+def run_task(
+    store: Store,
+    problem: Problem,
+    layer: int,
+    task: int,
+    memory: int,
+    searcher: Searcher | None = None,
+    probe_nodes: int = 0,
+) -> Outcome:
+    """Search every group of one task of ``layer``: the frontier rows of its
+    buckets; write what it finds in later layers; mark it done.  (``searcher``:
+    one made for this problem before, to reuse its arrays; ``probe_nodes``: the
+    solver's budget on each of the rows :func:`_probe` tries, 0 for none.)"""
+    plan = store.plan(layer)
+    if plan is None:
+        raise ProveError(f"layer {layer} has no plan")
+    store.forget_task(layer, task)
+    if searcher is None:
+        searcher = Searcher(problem, memory)
+    searcher.cache[:] = 0  # (a task's rows do not depend on the tasks before it)
+    flushes = [0]
+
+    best: list[np.ndarray] = []  # the rows written with the most cards home, a few a flush
+
+    def emit(keys: np.ndarray, refs: np.ndarray, rows: np.ndarray) -> None:
+        if store.free_bytes() < RESERVE:
+            raise DiskFull(28, f"less than {RESERVE >> 30} GiB left free")
+        rec = records(keys, refs, rows)
+        if probe_nodes:
+            home = ((rows >= _layers.HOME) & (rows < _layers.HOME + 4)).sum(axis=1)
+            best.append(rec[np.argsort(-home, kind="stable")[:PROBES]])
+        lay = np.zeros(len(keys), dtype=np.int64)
+        _layers.layers_of(searcher.lenv, keys, lay)
+        buck = _bucket_of(keys, store.buckets)
+        order = np.lexsort((keys, buck, lay))
+        rec, lay, buck = rec[order], lay[order], buck[order]
+        cut = np.flatnonzero((np.diff(lay) != 0) | (np.diff(buck) != 0)) + 1
+        for a, z in zip(np.r_[0, cut].tolist(), np.r_[cut, len(rec)].tolist(), strict=True):
+            tag = f"from{layer:03d}_{task:05d}_{flushes[0]:04d}"
+            store.put(int(lay[a]), int(buck[a]), tag, rec[a:z])
+        flushes[0] += 1
+
+    total = Outcome()
+    for bucket in plan[task]:
+        rows = store.read(layer, bucket)
+        refs = ref_of(layer, bucket, 0) + np.arange(len(rows), dtype=np.int64)
+        total = total + searcher.process(rows, refs, emit)
+        if total.won is not None:
+            break
+    searcher.flush(emit)
+    if total.won is None and probe_nodes:
+        total = _probe(searcher, best, probe_nodes, total)
+    store.mark_done(layer, task, total)
+    return total
+
+
+#: Frontier rows a task hands to the solver for a short run (:func:`_probe`).
+PROBES = 2
+
+
+def _probe(searcher: Searcher, best: list[np.ndarray], nodes: int, total: Outcome) -> Outcome:
+    """Wins found early: the frontier rows this task wrote with the most cards
+    home each get a short run of the solver (:func:`.fast.solve`, ``nodes``
+    nodes).  A win from one of them is a win of the start: the row is
+    reachable (its ref leads back to the start).  A loss or an open answer
+    says nothing: the layered search goes on as before."""
+    from bakers_lab.solve.fast import solve
+
+    if not best:
+        return total
+    rows = np.concatenate(best)
+    home = ((rows["pos"] >= _layers.HOME) & (rows["pos"] < _layers.HOME + 4)).sum(axis=1)
+    for i in np.argsort(-home, kind="stable")[:PROBES].tolist():
+        row = rows[i]
+        got = solve(searcher.state_of(int(row["key"]), row["pos"][None, :]), max_nodes=nodes)
+        if got.solved:
+            return dataclasses.replace(
+                total,
+                won=int(row["ref"]),
+                won_key=int(row["key"]),
+                won_pos=tuple(int(v) for v in row["pos"]),
+                won_moves=tuple(str(m) for m in got.moves),
+            )
+    return total
+
+
+def run_task_in(
+    folder: str, layer: int, task: int, memory: int, buckets: int, probe_nodes: int
+) -> dict[str, Any]:
+    """:func:`run_task` on a folder, as a Dask worker runs it; its counts as a dict."""
+    store = DiskStore(folder, buckets)
+    problem = problem_of(store)
+    got = run_task(store, problem, layer, task, memory, None, probe_nodes)
+    return dataclasses.asdict(got)
+
+
+class _Runner:
+    """Layer tasks on Dask: a local cluster of ``jobs`` processes, or a scheduler's."""
+
+    def __init__(self, folder: Path, jobs: int, scheduler: str | None, memory: int) -> None:
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError:
+            raise ProveError(
+                "prove on more than one job needs Dask: pip install 'bakers_lab[dask]'"
+            ) from None
+        self.folder = str(folder)
+        self.memory = memory
+        if scheduler is None:
+            self.cluster = LocalCluster(
+                n_workers=jobs,
+                threads_per_worker=1,
+                processes=True,
+                memory_limit=0,
+                dashboard_address=None,
+            )
+            self.client = Client(self.cluster)
+        else:
+            self.cluster = None
+            self.client = Client(scheduler, timeout=30)
+
+    def run(
+        self, layer: int, tasks: list[int], buckets: int, probe_nodes: int
+    ) -> Iterator[tuple[int, Outcome]]:
+        from dask.distributed import as_completed
+
+        futures = {
+            self.client.submit(
+                run_task_in,
+                self.folder,
+                layer,
+                t,
+                self.memory,
+                buckets,
+                probe_nodes,
+                key=f"prove-{os.getpid()}-{layer}-{t}",
+                pure=False,
+                retries=3,
+            ): t
+            for t in tasks
+        }
+        for fut in as_completed(futures):
+            yield futures[fut], Outcome(**fut.result())
+
+    def close(self) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+def _runner(folder: Path | None, jobs: int, scheduler: str | None, memory: int) -> _Runner:
+    assert folder is not None
+    return _Runner(folder, jobs, scheduler, memory)
+
+
+def _layers_in_order(
+    store: Store,
+    problem: Problem,
+    memory: int,
+    runner: _Runner | None,
+    t0: float,
+    limit: float | None,
+    progress: Progress | None,
+    workers: int = 1,
+    probe_nodes: int = 0,
+) -> tuple[Outcome, list[dict[str, Any]], str]:
+    """Search the layers in order until none has rows left, a win, or a limit."""
+    total = Outcome()
+    done_layers: list[dict[str, Any]] = []
+    searcher = Searcher(problem, memory) if runner is None else None
+    while True:
+        pending = [lay for lay in store.layers() if store.summary(lay) is None]
+        for lay in store.layers():
+            s = store.summary(lay)
+            if s is not None and s not in done_layers:
+                done_layers.append(s)
+                total = total + Outcome(**s["outcome"])
+        if not pending:
+            return total, sorted(done_layers, key=lambda s: s["layer"]), ""
+        layer = pending[0]
+        plan = store.plan(layer)
+        if plan is None:
+            sizes = store.sizes(layer)
+            plan = _plan(sizes, _task_rows(sum(sizes.values()), workers))
+            store.set_plan(layer, plan)
+        layer_total = Outcome()
+        todo = []
+        for t in range(len(plan)):
+            got = store.done(layer, t)
+            if got is None:
+                todo.append(t)
+            else:
+                layer_total = layer_total + got
+        report = {"layer": layer, "tasks": len(plan), "tasks_done": len(plan) - len(todo)}
+        try:
+            if runner is None:
+                for t in todo:
+                    if limit is not None and time.perf_counter() - t0 > limit:
+                        return total, done_layers, f"stopped after {limit:g} seconds, as asked"
+                    layer_total = layer_total + run_task(
+                        store, problem, layer, t, memory, searcher, probe_nodes
+                    )
+                    report["tasks_done"] += 1
+                    if progress is not None:
+                        progress({**report, "positions": total.positions + layer_total.positions})
+                    if layer_total.won is not None:
+                        break
+            else:
+                for _t, got in runner.run(layer, todo, store.buckets, probe_nodes):
+                    layer_total = layer_total + got
+                    report["tasks_done"] += 1
+                    if progress is not None:
+                        progress({**report, "positions": total.positions + layer_total.positions})
+                    if layer_total.won is not None:
+                        break
+        except GroupTooLarge as exc:
+            return total, done_layers, f"{exc} (layer {layer}; give more memory)"
+        except DiskFull as exc:
+            return (
+                total,
+                done_layers,
+                f"{exc.strerror} (layer {layer}; free some room and run again)",
+            )
+        if layer_total.won is not None:
+            return total + layer_total, done_layers, ""
+        summary = {
+            "layer": layer,
+            "groups": layer_total.groups,
+            "entries": layer_total.entries,
+            "positions": layer_total.positions,
+            "disk": store.disk_bytes(),
+            "seconds": round(time.perf_counter() - t0, 3),
+            "outcome": dataclasses.asdict(layer_total),
+        }
+        store.set_summary(layer, summary)
+
+
+def _recorded(said: dict[str, Any], start: GameState, base: dict[str, Any]) -> ProveResult:
+    """The verdict a finished run left in its folder (its line replayed again)."""
+    moves, ok = (
+        verify_moves(start, [str(m) for m in said["moves"]]) if said["moves"] else ((), False)
+    )
+    return ProveResult(
+        said["outcome"],
+        moves,
+        positions=said["positions"],
+        seconds=said["seconds"],
+        verified=ok,
+        nodes=said["nodes"],
+        proof=said["proof"],
+        groups=said["groups"],
+        lost=said["lost"],
+        disk=said["disk_bytes"],
+        table=said["table_bytes"],
+        layers=tuple(tuple(t) for t in said["layers"]),
+        **base,
+    )
+
+
+def _line(store: Store, problem: Problem, won: Outcome, memory: int) -> list[Move | str]:
+    """The moves from the start (after its automatic moves) to a won position,
+    through the entries the refs chain back from ``won.won`` (and, where a
+    probe won, on through its row and the probe's line)."""
+    assert won.won is not None
+    chain = []
+    ref = won.won
+    while ref >= 0:
+        row = store.row(ref)
+        chain.append(row)
+        ref = int(row["ref"])
+    chain.reverse()
+    searcher = Searcher(problem, memory)
+    moves: list[Move | str] = []
+    for here, nxt in itertools.pairwise(chain):
+        target = searcher.target_of(int(nxt["key"]), nxt["pos"][None, :])
+        moves += searcher.line(int(here["key"]), here["pos"], target)
+    last = chain[-1]
+    if not won.won_pos:
+        return moves + searcher.line(int(last["key"]), last["pos"], WIN_TARGET)
+    row = np.array(won.won_pos, dtype=np.uint8)[None, :]
+    moves += searcher.line(int(last["key"]), last["pos"], searcher.target_of(won.won_key, row))
+    return moves + list(won.won_moves)
+
+
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def size_bytes(text: str) -> int:
+    """A size as a person types it: a whole number of bytes, or with K, M, G or
+    T (powers of 1024; an optional B or iB after it).
+
+    >>> size_bytes("6G"), size_bytes("512MiB"), size_bytes("1048576")
+    (6442450944, 536870912, 1048576)
+    >>> size_bytes("six")
+    Traceback (most recent call last):
+    ...
+    bakers_lab.solve.prove.ProveError: a size is a whole number with K, M, G or T after it \
+(like 6G or 512M), not 'six'
+    """
+    t = text.strip().upper().removesuffix("IB").removesuffix("B")
+    unit = t[-1:] if t[-1:] in _UNITS else ""
+    digits = t[: len(t) - len(unit)]
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 15:
+        raise ProveError(
+            f"a size is a whole number with K, M, G or T after it (like 6G or 512M), "
+            f"not {text[:40]!r}"
+        )
+    return int(digits) * _UNITS[unit]
+
+
+def default_workdir(position: Deal | GameState) -> Path:
+    """Where ``bakers-lab prove`` keeps a game's run unless told: the user's
+    cache folder, one folder a game (a board: a digest of its text)."""
+    import hashlib
+
+    import platformdirs
+
+    rules = position.rules
+    number = getattr(position, "number", None)
+    if number is not None and rules.name != "custom":
+        name = f"{rules.name}-{number}"
+    else:
+        text = position.to_text() if isinstance(position, GameState) else str(position)
+        digest = hashlib.sha256((repr(rules) + text).encode()).hexdigest()[:16]
+        name = f"board-{digest}"
+    return Path(platformdirs.user_cache_dir("bakers_lab")) / "prove" / name
+
+
+@contextlib.contextmanager
+def tqdm_progress(disable: bool = False) -> Iterator[Progress | None]:
+    """A progress callback for :func:`prove` that draws a tqdm bar (in a
+    terminal or in Jupyter): the layer, its tasks done of all, positions,
+    positions a second and disk used; tqdm estimates what is left of the layer."""
+    if disable:
+        yield None
+        return
+    from tqdm.auto import tqdm
+
+    bar: list[Any] = [None, -1]
+    t0 = time.perf_counter()
+
+    def heard(d: dict[str, Any]) -> None:
+        if d["layer"] != bar[1]:
+            if bar[0] is not None:
+                bar[0].close()
+            bar[0] = tqdm(total=d["tasks"], initial=d["tasks_done"], desc=f"layer {d['layer']}",
+                          unit="task", leave=False)  # fmt: skip
+            bar[1] = d["layer"]
+        bar[0].n = d["tasks_done"]
+        rate = d["positions"] / max(1e-9, time.perf_counter() - t0)
+        bar[0].set_postfix_str(
+            f"{d['positions']:,} positions, {rate:,.0f}/s, disk {d.get('disk', 0) / 2**30:.2f} GiB"
+        )
+        bar[0].refresh()
+
+    try:
+        yield heard
+    finally:
+        if bar[0] is not None:
+            bar[0].close()
