@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # what a type checker sees; at run time each name loads on fi
     from bakers_lab.solve import SolverError, SolveResult
     from bakers_lab.solve.fast import solve  # bl.solve is the function it calls
     from bakers_lab.solve.players import GameRecord, Player, PlayerError, play
+    from bakers_lab.solve.prove import ProveError, ProveResult, RunBusy, prove
     from bakers_lab.solve.search import SearchResult, classroom_deal
     from bakers_lab.solve.shortest import ShortestResult, shortest
     from bakers_lab.study.coach import ExplainError, Explanation, Hint, explain, hint
@@ -85,6 +86,10 @@ _WHERE = {
     "parse_moves": "bakers_lab.model.moves",
     "pick": "bakers_lab.study.rating",
     "play": "bakers_lab.solve.players",
+    "prove": "bakers_lab.solve.prove",
+    "ProveError": "bakers_lab.solve.prove",
+    "ProveResult": "bakers_lab.solve.prove",
+    "RunBusy": "bakers_lab.solve.prove",
     "Player": "bakers_lab.solve.players",
     "PlayerError": "bakers_lab.solve.players",
     "PRESETS": "bakers_lab.model.rules",
@@ -159,10 +164,13 @@ __all__ = [
     "Outcome",
     "Player",
     "PlayerError",
+    "ProveError",
+    "ProveResult",
     "PysolFileError",
     "PysolGame",
     "Rules",
     "RulesError",
+    "RunBusy",
     "SearchResult",
     "ShortestResult",
     "SolveResult",
@@ -188,6 +196,7 @@ __all__ = [
     "parse_moves",
     "pick",
     "play",
+    "prove",
     "rate_by_decile",
     "read_pysol_game",
     "read_pysol_stats",

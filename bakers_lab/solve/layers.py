@@ -230,18 +230,26 @@ class Outcome:
     won_key: int = -1
     won_pos: tuple[int, ...] = ()
     won_moves: tuple[str, ...] = ()
+    #: The row written with the most cards home (its ref, key, position and
+    #: cards home): where a short run of the solver is likeliest to win.
+    best_ref: int = -1
+    best_key: int = -1
+    best_pos: tuple[int, ...] = ()
+    best_home: int = -1
 
     def __post_init__(self) -> None:  # (read back from JSON: lists)
         object.__setattr__(self, "won_pos", tuple(self.won_pos))
         object.__setattr__(self, "won_moves", tuple(self.won_moves))
+        object.__setattr__(self, "best_pos", tuple(self.best_pos))
 
     def __add__(self, other: Outcome) -> Outcome:
         fields = {
             f.name: getattr(self, f.name) + getattr(other, f.name)
             for f in dataclasses.fields(self)
-            if f.name not in ("largest",) and not f.name.startswith("won")
+            if f.name != "largest" and not f.name.startswith(("won", "best"))
         }
         first = self if self.won is not None else other
+        best = self if self.best_home >= other.best_home else other
         return Outcome(
             **fields,
             largest=max(self.largest, other.largest),
@@ -249,6 +257,10 @@ class Outcome:
             won_key=first.won_key,
             won_pos=first.won_pos,
             won_moves=first.won_moves,
+            best_ref=best.best_ref,
+            best_key=best.best_key,
+            best_pos=best.best_pos,
+            best_home=best.best_home,
         )
 
 

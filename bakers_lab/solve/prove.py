@@ -413,12 +413,10 @@ def run_task(
     task: int,
     memory: int,
     searcher: Searcher | None = None,
-    probe_nodes: int = 0,
 ) -> Outcome:
     """Search every group of one task of ``layer``: the frontier rows of its
     buckets; write what it finds in later layers; mark it done.  (``searcher``:
-    one made for this problem before, to reuse its arrays; ``probe_nodes``: the
-    solver's budget on each of the rows :func:`_probe` tries, 0 for none.)"""
+    one made for this problem before, to reuse its arrays.)"""
     plan = store.plan(layer)
     if plan is None:
         raise ProveError(f"layer {layer} has no plan")
@@ -428,15 +426,21 @@ def run_task(
     searcher.cache[:] = 0  # (a task's rows do not depend on the tasks before it)
     flushes = [0]
 
-    best: list[np.ndarray] = []  # the rows written with the most cards home, a few a flush
+    best = [Outcome()]  # the row written with the most cards home
 
     def emit(keys: np.ndarray, refs: np.ndarray, rows: np.ndarray) -> None:
         if store.free_bytes() < RESERVE:
             raise DiskFull(28, f"less than {RESERVE >> 30} GiB left free")
         rec = records(keys, refs, rows)
-        if probe_nodes:
-            home = ((rows >= _layers.HOME) & (rows < _layers.HOME + 4)).sum(axis=1)
-            best.append(rec[np.argsort(-home, kind="stable")[:PROBES]])
+        home = ((rows >= _layers.HOME) & (rows < _layers.HOME + 4)).sum(axis=1)
+        i = int(np.argmax(home))
+        if home[i] > best[0].best_home:
+            best[0] = Outcome(
+                best_ref=int(refs[i]),
+                best_key=int(keys[i]),
+                best_pos=tuple(int(v) for v in rows[i]),
+                best_home=int(home[i]),
+            )
         lay = np.zeros(len(keys), dtype=np.int64)
         _layers.layers_of(searcher.lenv, keys, lay)
         buck = _bucket_of(keys, store.buckets)
@@ -456,49 +460,37 @@ def run_task(
         if total.won is not None:
             break
     searcher.flush(emit)
-    if total.won is None and probe_nodes:
-        total = _probe(searcher, best, probe_nodes, total)
+    total = total + best[0]
     store.mark_done(layer, task, total)
     return total
 
 
-#: Frontier rows a task hands to the solver for a short run (:func:`_probe`).
-PROBES = 2
-
-
-def _probe(searcher: Searcher, best: list[np.ndarray], nodes: int, total: Outcome) -> Outcome:
-    """Wins found early: the frontier rows this task wrote with the most cards
-    home each get a short run of the solver (:func:`.fast.solve`, ``nodes``
-    nodes).  A win from one of them is a win of the start: the row is
-    reachable (its ref leads back to the start).  A loss or an open answer
-    says nothing: the layered search goes on as before."""
+def _probe(searcher: Searcher, best: Outcome, nodes: int) -> Outcome | None:
+    """Wins found early: the row a layer wrote with the most cards home gets a
+    short run of the solver (:func:`.fast.solve`, ``nodes`` nodes).  A win
+    from it is a win of the start: the row is reachable (its ref leads back to
+    the start).  A loss or an open answer says nothing: the layered search
+    goes on as before.  Returns the won outcome, or None."""
     from bakers_lab.solve.fast import solve
 
-    if not best:
-        return total
-    rows = np.concatenate(best)
-    home = ((rows["pos"] >= _layers.HOME) & (rows["pos"] < _layers.HOME + 4)).sum(axis=1)
-    for i in np.argsort(-home, kind="stable")[:PROBES].tolist():
-        row = rows[i]
-        got = solve(searcher.state_of(int(row["key"]), row["pos"][None, :]), max_nodes=nodes)
-        if got.solved:
-            return dataclasses.replace(
-                total,
-                won=int(row["ref"]),
-                won_key=int(row["key"]),
-                won_pos=tuple(int(v) for v in row["pos"]),
-                won_moves=tuple(str(m) for m in got.moves),
-            )
-    return total
+    row = np.array(best.best_pos, dtype=np.uint8)[None, :]
+    got = solve(searcher.state_of(best.best_key, row), max_nodes=nodes)
+    if not got.solved:
+        return None
+    return dataclasses.replace(
+        best,
+        won=best.best_ref,
+        won_key=best.best_key,
+        won_pos=best.best_pos,
+        won_moves=tuple(str(m) for m in got.moves),
+    )
 
 
-def run_task_in(
-    folder: str, layer: int, task: int, memory: int, buckets: int, probe_nodes: int
-) -> dict[str, Any]:
+def run_task_in(folder: str, layer: int, task: int, memory: int, buckets: int) -> dict[str, Any]:
     """:func:`run_task` on a folder, as a Dask worker runs it; its counts as a dict."""
     store = DiskStore(folder, buckets)
     problem = problem_of(store)
-    got = run_task(store, problem, layer, task, memory, None, probe_nodes)
+    got = run_task(store, problem, layer, task, memory)
     return dataclasses.asdict(got)
 
 
@@ -527,9 +519,7 @@ class _Runner:
             self.cluster = None
             self.client = Client(scheduler, timeout=30)
 
-    def run(
-        self, layer: int, tasks: list[int], buckets: int, probe_nodes: int
-    ) -> Iterator[tuple[int, Outcome]]:
+    def run(self, layer: int, tasks: list[int], buckets: int) -> Iterator[tuple[int, Outcome]]:
         from dask.distributed import as_completed
 
         futures = {
@@ -540,7 +530,6 @@ class _Runner:
                 t,
                 self.memory,
                 buckets,
-                probe_nodes,
                 key=f"prove-{os.getpid()}-{layer}-{t}",
                 pure=False,
                 retries=3,
@@ -605,16 +594,14 @@ def _layers_in_order(
                 for t in todo:
                     if limit is not None and time.perf_counter() - t0 > limit:
                         return total, done_layers, f"stopped after {limit:g} seconds, as asked"
-                    layer_total = layer_total + run_task(
-                        store, problem, layer, t, memory, searcher, probe_nodes
-                    )
+                    layer_total = layer_total + run_task(store, problem, layer, t, memory, searcher)
                     report["tasks_done"] += 1
                     if progress is not None:
                         progress({**report, "positions": total.positions + layer_total.positions})
                     if layer_total.won is not None:
                         break
             else:
-                for _t, got in runner.run(layer, todo, store.buckets, probe_nodes):
+                for _t, got in runner.run(layer, todo, store.buckets):
                     layer_total = layer_total + got
                     report["tasks_done"] += 1
                     if progress is not None:
@@ -629,6 +616,12 @@ def _layers_in_order(
                 done_layers,
                 f"{exc.strerror} (layer {layer}; free some room and run again)",
             )
+        if layer_total.won is None and probe_nodes and layer_total.best_home >= 0:
+            if searcher is None:
+                searcher = Searcher(problem, memory)
+            won = _probe(searcher, layer_total, probe_nodes)
+            if won is not None:
+                layer_total = won
         if layer_total.won is not None:
             return total + layer_total, done_layers, ""
         summary = {
