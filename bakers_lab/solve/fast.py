@@ -736,7 +736,7 @@ def trail_moves(trail: np.ndarray, n: int) -> list[Move]:
 
 
 def verify_moves(
-    start: GameState, moves: Sequence[Move], who: str = "solver"
+    start: GameState, moves: Sequence[Move | str], who: str = "solver"
 ) -> tuple[tuple[Move, ...], bool]:
     """Replay on the rule engine; return the moves in canonical notation and
     whether they win (``who`` names the mover in the error of a refused move)."""

@@ -52,10 +52,11 @@ def bucket_of(keys: np.ndarray, buckets: int) -> np.ndarray:
     """
     with np.errstate(over="ignore"):
         h = keys.astype(np.uint64) * _MIX
-    return ((h >> np.uint64(40)) % np.uint64(buckets)).astype(np.int64)
+    out: np.ndarray = ((h >> np.uint64(40)) % np.uint64(buckets)).astype(np.int64)
+    return out
 
 
-class RunBusy(RuntimeError):
+class RunBusy(OSError):
     """Another run is using the folder."""
 
 
@@ -105,7 +106,8 @@ class Store:
     def row(self, ref: int) -> np.ndarray:
         """The frontier row a ref names."""
         layer, bucket, row = ref_parts(ref)
-        return self.read(layer, bucket)[row]
+        one: np.ndarray = self.read(layer, bucket)[row]
+        return one
 
     # progress marks
     def done(self, layer: int, task: int) -> Outcome | None:

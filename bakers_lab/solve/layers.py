@@ -152,7 +152,7 @@ class Problem:
         return cls(start.rules, start.copy())
 
     def __repr__(self) -> str:
-        return f"Problem(rules={self.rules.name!r}, start=<{len(self.start.moves_played())} moves>)"
+        return f"Problem(rules={self.rules.name!r}, start=<{self.start.cards_home} cards home>)"
 
     @property
     def env(self) -> _core.Env:
@@ -311,8 +311,8 @@ class Searcher:
     def _new_table(self, slots: int) -> np.ndarray:
         if slots * 16 > self.memory:
             raise GroupTooLarge(
-                f"a group needs a table of {slots * 16 / 2**30:.1f} GiB, over the "
-                f"{self.memory / 2**30:.1f} GiB a worker may use"
+                f"a group needs a table of {in_bytes(slots * 16)}, over the "
+                f"{in_bytes(self.memory)} a worker may use"
             )
         return np.zeros((slots, 2), dtype=np.uint64)
 
@@ -468,6 +468,18 @@ class Searcher:
         _layers.decode(self.board, self.env, self.lenv, np.int64(key), row, 0, u, self.on)
         h1, h2 = _layers.hashes(self.board)
         return np.array([np.uint64(key), h1, h2, 0], dtype=np.uint64)
+
+
+def in_bytes(n: int) -> str:
+    """A size for a person: ``in_bytes(3 << 29)`` is ``'1.5 GiB'``.
+
+    >>> in_bytes(128 << 10), in_bytes(3 << 29), in_bytes(700)
+    ('128 KiB', '1.5 GiB', '700 bytes')
+    """
+    for unit, shift in (("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if n >= 1 << shift:
+            return f"{n / (1 << shift):.3g} {unit}"
+    return f"{n} bytes"
 
 
 def _drop(keys: np.ndarray, refs: np.ndarray, rows: np.ndarray) -> None:

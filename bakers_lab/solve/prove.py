@@ -67,7 +67,7 @@ from bakers_lab.solve.layers import (
     ref_of,
 )
 from bakers_lab.utils.present import counted
-from bakers_lab.utils.validate import as_int, as_number, describe
+from bakers_lab.utils.validate import as_int, as_number, describe, shown
 
 __all__ = ["ProveError", "ProveResult", "RunBusy", "default_memory", "prove"]
 
@@ -145,6 +145,11 @@ class ProveResult:
         )
         return f"{self.variant} {what}: {verdict}; {work}"
 
+    @property
+    def solved(self) -> bool:
+        """True when a verified winning line was found."""
+        return self.outcome == "solved" and self.verified
+
     def to_json(self) -> dict[str, object]:
         """The JSON object of ``bakers-lab prove --json``."""
         return {
@@ -211,11 +216,12 @@ def prove(
     alone, as the tests that check it run it.
     """
     start, deal = start_of(position, variant, who="prove")
+    folder_given = _workdir(workdir)
     jobs = as_int(jobs, "jobs", low=1, high=1024, error=ProveError)
     memory = (
         default_memory()
         if memory is None
-        else as_int(memory, "memory", low=1 << 20, error=ProveError)
+        else as_int(memory, "memory", low=1 << 16, error=ProveError)
     )
     limit = (
         None
@@ -230,97 +236,157 @@ def prove(
     t0 = time.perf_counter()
     problem = Problem.of(start)
     rules = start.rules
-    base = {"variant": rules.name, "deal": deal, "start": start}
+    # what every answer says of the question
+    asked = ProveResult("unresolved", variant=rules.name, deal=deal, start=start)
     rec, first_moves, won, first = problem.start_record()
     if won:
         moves, ok = verify_moves(start, first_moves)
-        return ProveResult("solved", moves, 1, time.perf_counter() - t0, ok, **base)  # type: ignore[arg-type]
-    env = core_env(rules)
-    b = core_board(start, env)
-    from bakers_lab.solve import _core
-
-    trail = np.zeros((rules.deck_size + 8, _core.TRAIL_W), dtype=np.int64)
-    _core.autoplay(b, env, trail, 0)
-    if _layers.lost_at(b, env):
-        return ProveResult(
-            "unsolvable",
-            (),
-            1,
-            time.perf_counter() - t0,
-            proof="deadlock",
-            **base,  # type: ignore[arg-type]
+        return dataclasses.replace(
+            asked,
+            outcome="solved",
+            moves=moves,
+            positions=1,
+            seconds=time.perf_counter() - t0,
+            verified=ok,
         )
-    probe = _PROBE_NODES if probes else 0
-    if probes:
-        from bakers_lab.solve.fast import solve
-
-        tried = solve(start, max_nodes=_FIRST_NODES)
-        if tried.solved:
-            return ProveResult(
-                "solved", tried.moves, 0, time.perf_counter() - t0, True, tried.nodes, **base
-            )  # type: ignore[arg-type]
+    if _lost_at_start(start):
+        return dataclasses.replace(
+            asked,
+            outcome="unsolvable",
+            positions=1,
+            proof="deadlock",
+            seconds=time.perf_counter() - t0,
+        )
     distributed = jobs > 1 or scheduler is not None
-    with _folder(workdir, distributed) as folder:
+    with _folder(folder_given, distributed) as folder:
         store: Store = MemoryStore(nb) if folder is None else DiskStore(folder, nb)
         with _held(store):
             _begin(store, problem, rec, first, deal)
             said = store.get("verdict")
             if said is not None:
-                return _recorded(said, start, base)
-            runner = _runner(folder, jobs, scheduler, memory) if distributed else None
-            try:
-                outcome, layers, reason = _layers_in_order(
-                    store, problem, memory, runner, t0, limit, progress, jobs, probe
+                return _recorded(said, asked)
+            result = _first_try(start, asked, t0) if probes else None
+            if result is None:
+                result = _layered(
+                    store,
+                    problem,
+                    folder,
+                    asked,
+                    first_moves,
+                    t0,
+                    memory,
+                    jobs,
+                    scheduler,
+                    limit,
+                    progress,
+                    probes,
                 )
-            finally:
-                if runner is not None:
-                    runner.close()
-            seconds = time.perf_counter() - t0
-            counts = {
-                "positions": outcome.positions,
-                "nodes": outcome.children,
-                "groups": outcome.groups,
-                "lost": outcome.lost,
-                "disk": max((s.get("disk", 0) for s in layers), default=0),
-                "table": 16 * outcome.largest * 2,
-                "layers": tuple(
-                    (s["layer"], s["groups"], s["entries"], s["positions"]) for s in layers
-                ),
-            }
-            if reason:
-                return ProveResult("unresolved", seconds=seconds, reason=reason, **counts, **base)  # type: ignore[arg-type]
-            if outcome.won is not None:
-                line = _line(store, problem, outcome, memory)
-                moves, ok = verify_moves(start, first_moves + line)
-                if not ok:
-                    raise RuntimeError("the layered search's line does not win (a bug)")
-                result = ProveResult(
-                    "solved", moves, seconds=seconds, verified=ok, **counts, **base
-                )  # type: ignore[arg-type]
-            else:
-                result = ProveResult(
-                    "unsolvable", seconds=seconds, proof="layers", **counts, **base
-                )  # type: ignore[arg-type]
-            # the verdict kept, the frontier's rows let go (they were only for this run)
-            store.set("verdict", result.to_json())
-            store.clear_rows()
+            if result.outcome != "unresolved":
+                # the verdict kept, the frontier's rows let go (they were only for this run)
+                store.set("verdict", result.to_json())
+                store.clear_rows()
             return result
 
 
-@contextlib.contextmanager
-def _folder(workdir: object, distributed: bool) -> Iterator[Path | None]:
+def _lost_at_start(start: GameState) -> bool:
+    """The solver's dead-position test refutes the start (after its automatic moves)."""
+    from bakers_lab.solve import _core
+
+    env = core_env(start.rules)
+    b = core_board(start, env)
+    trail = np.zeros((start.rules.deck_size + 8, _core.TRAIL_W), dtype=np.int64)
+    _core.autoplay(b, env, trail, 0)
+    return bool(_layers.lost_at(b, env))
+
+
+def _first_try(start: GameState, asked: ProveResult, t0: float) -> ProveResult | None:
+    """The solver on the start, for a win only (its proofs of a loss are not taken:
+    a loss is always the layered search's own)."""
+    from bakers_lab.solve.fast import solve
+
+    tried = solve(start, max_nodes=_FIRST_NODES)
+    if not tried.solved:
+        return None
+    return dataclasses.replace(
+        asked,
+        outcome="solved",
+        moves=tried.moves,
+        nodes=tried.nodes,
+        seconds=time.perf_counter() - t0,
+        verified=True,
+    )
+
+
+def _layered(
+    store: Store,
+    problem: Problem,
+    folder: Path | None,
+    asked: ProveResult,
+    first_moves: list[Move],
+    t0: float,
+    memory: int,
+    jobs: int,
+    scheduler: str | None,
+    limit: float | None,
+    progress: Progress | None,
+    probes: bool,
+) -> ProveResult:
+    """The layered search, on this process or on Dask, and its answer."""
+    runner = (
+        _Runner(folder, jobs, scheduler, memory)
+        if folder is not None and (jobs > 1 or scheduler is not None)
+        else None
+    )
+    try:
+        outcome, layers, reason = _layers_in_order(
+            store, problem, memory, runner, t0, limit, progress, jobs, _PROBE_NODES if probes else 0
+        )
+    finally:
+        if runner is not None:
+            runner.close()
+    counted = dataclasses.replace(
+        asked,
+        positions=outcome.positions,
+        nodes=outcome.children,
+        groups=outcome.groups,
+        lost=outcome.lost,
+        disk=max((int(s.get("disk", 0)) for s in layers), default=0),
+        table=16 * outcome.largest * 2,
+        layers=tuple((s["layer"], s["groups"], s["entries"], s["positions"]) for s in layers),
+        seconds=time.perf_counter() - t0,
+    )
+    if reason:
+        return dataclasses.replace(counted, reason=reason)
+    if outcome.won is None:
+        return dataclasses.replace(counted, outcome="unsolvable", proof="layers")
+    line: list[Move | str] = [*first_moves, *_line(store, problem, outcome, memory)]
+    assert asked.start is not None
+    moves, ok = verify_moves(asked.start, line)
+    if not ok:
+        raise RuntimeError("the layered search's line does not win (a bug)")
+    return dataclasses.replace(counted, outcome="solved", moves=moves, verified=True)
+
+
+def _workdir(workdir: object) -> Path | None:
+    """The folder a caller gave (checked), or None."""
     if workdir is None:
-        if not distributed:
-            yield None
-            return
-        with tempfile.TemporaryDirectory(prefix="bakers-lab-prove-") as tmp:
-            yield Path(tmp)
-        return
+        return None
     if not isinstance(workdir, str | os.PathLike):
         raise ProveError(f"workdir must be a folder's path, not {describe(workdir)}")
     path = Path(workdir)
     if path.exists() and not path.is_dir():
-        raise ProveError(f"workdir {path} is a file, not a folder")
+        raise ProveError(f"workdir {shown(str(path))} is a file, not a folder")
+    return path
+
+
+@contextlib.contextmanager
+def _folder(path: Path | None, distributed: bool) -> Iterator[Path | None]:
+    """The run's folder: the caller's, a temporary one for a local cluster
+    without one (removed after), or None (in memory)."""
+    if path is None and distributed:
+        with tempfile.TemporaryDirectory(prefix="bakers-lab-prove-") as tmp:
+            yield Path(tmp)
+        return
     yield path
 
 
@@ -495,33 +561,39 @@ def run_task_in(folder: str, layer: int, task: int, memory: int, buckets: int) -
 
 
 class _Runner:
-    """Layer tasks on Dask: a local cluster of ``jobs`` processes, or a scheduler's."""
+    """Layer tasks on Dask: a local cluster of ``jobs`` processes, or a scheduler's.
+    (Dask's API is untyped: its objects are held as Any.)"""
+
+    client: Any
+    cluster: Any
+    dd: Any
 
     def __init__(self, folder: Path, jobs: int, scheduler: str | None, memory: int) -> None:
+        import importlib
+
         try:
-            from dask.distributed import Client, LocalCluster
+            dd: Any = importlib.import_module("dask.distributed")
         except ImportError:
             raise ProveError(
                 "prove on more than one job needs Dask: pip install 'bakers_lab[dask]'"
             ) from None
+        self.dd = dd
         self.folder = str(folder)
         self.memory = memory
         if scheduler is None:
-            self.cluster = LocalCluster(
+            self.cluster = dd.LocalCluster(
                 n_workers=jobs,
                 threads_per_worker=1,
                 processes=True,
                 memory_limit=0,
                 dashboard_address=None,
             )
-            self.client = Client(self.cluster)
+            self.client = dd.Client(self.cluster)
         else:
             self.cluster = None
-            self.client = Client(scheduler, timeout=30)
+            self.client = dd.Client(scheduler, timeout=30)
 
     def run(self, layer: int, tasks: list[int], buckets: int) -> Iterator[tuple[int, Outcome]]:
-        from dask.distributed import as_completed
-
         futures = {
             self.client.submit(
                 run_task_in,
@@ -536,18 +608,13 @@ class _Runner:
             ): t
             for t in tasks
         }
-        for fut in as_completed(futures):
+        for fut in self.dd.as_completed(futures):
             yield futures[fut], Outcome(**fut.result())
 
     def close(self) -> None:
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
-
-
-def _runner(folder: Path | None, jobs: int, scheduler: str | None, memory: int) -> _Runner:
-    assert folder is not None
-    return _Runner(folder, jobs, scheduler, memory)
 
 
 def _layers_in_order(
@@ -636,17 +703,17 @@ def _layers_in_order(
         store.set_summary(layer, summary)
 
 
-def _recorded(said: dict[str, Any], start: GameState, base: dict[str, Any]) -> ProveResult:
+def _recorded(said: dict[str, Any], asked: ProveResult) -> ProveResult:
     """The verdict a finished run left in its folder (its line replayed again)."""
-    moves, ok = (
-        verify_moves(start, [str(m) for m in said["moves"]]) if said["moves"] else ((), False)
-    )
-    return ProveResult(
-        said["outcome"],
-        moves,
+    assert asked.start is not None
+    moves, ok = verify_moves(asked.start, [str(m) for m in said["moves"]])
+    return dataclasses.replace(
+        asked,
+        outcome=said["outcome"],
+        moves=moves,
         positions=said["positions"],
         seconds=said["seconds"],
-        verified=ok,
+        verified=ok and said["outcome"] == "solved",
         nodes=said["nodes"],
         proof=said["proof"],
         groups=said["groups"],
@@ -654,7 +721,6 @@ def _recorded(said: dict[str, Any], start: GameState, base: dict[str, Any]) -> P
         disk=said["disk_bytes"],
         table=said["table_bytes"],
         layers=tuple(tuple(t) for t in said["layers"]),
-        **base,
     )
 
 
@@ -744,8 +810,13 @@ def tqdm_progress(disable: bool = False) -> Iterator[Progress | None]:
         if d["layer"] != bar[1]:
             if bar[0] is not None:
                 bar[0].close()
-            bar[0] = tqdm(total=d["tasks"], initial=d["tasks_done"], desc=f"layer {d['layer']}",
-                          unit="task", leave=False)  # fmt: skip
+            bar[0] = tqdm(
+                total=d["tasks"],
+                initial=d["tasks_done"],
+                desc=f"layer {d['layer']}",
+                unit="task",
+                leave=False,
+            )
             bar[1] = d["layer"]
         bar[0].n = d["tasks_done"]
         rate = d["positions"] / max(1e-9, time.perf_counter() - t0)
