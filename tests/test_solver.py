@@ -333,7 +333,7 @@ def test_a_proof_says_how_and_only_for_a_lost_deal():
     with pytest.raises(ValueError, match="proof is only for an unsolvable outcome, not solved"):
         bl.SolveResult("solved", proof="exhausted")
     with pytest.raises(ValueError, match="proof must be one of deadlock, exhausted, "
-                       "relaxation or None, not 'search' \\(str\\)"):  # fmt: skip
+                       "relaxation, layers or None, not 'search' \\(str\\)"):  # fmt: skip
         bl.SolveResult("unsolvable", proof="search")  # type: ignore[arg-type]
 
 

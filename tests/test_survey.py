@@ -38,7 +38,7 @@ def test_schema_and_dtypes(tmp_path):
     assert df["ended"].astype(str).tolist() == ["solved"] * 12 + ["unsolvable"]
     # how the lost deal was proven: game 64 is refuted by the dead-end test at once
     assert df["proof"].tolist()[-1] == "deadlock" and df["proof"][:12].isna().all()
-    assert list(df["proof"].cat.categories) == ["deadlock", "exhausted", "relaxation"]
+    assert list(df["proof"].cat.categories) == ["deadlock", "exhausted", "relaxation", "layers"]
     back = pd.read_parquet(tmp_path / "s")
     for col in ("variant", "player", "outcome"):
         assert isinstance(back[col].dtype, pd.CategoricalDtype), col

@@ -48,7 +48,7 @@ def bucket_of(keys: np.ndarray, buckets: int) -> np.ndarray:
     """The bucket of each group key: a hash of it, so that buckets are even.
 
     >>> bucket_of(np.array([0, 1, 2, 3], dtype=np.int64), 64).tolist()
-    [0, 39, 14, 53]
+    [0, 57, 51, 45]
     """
     with np.errstate(over="ignore"):
         h = keys.astype(np.uint64) * _MIX

@@ -140,8 +140,10 @@ class Problem:
 
     >>> import bakers_lab as bl
     >>> p = Problem.of(bl.GameState.from_deal(bl.deal(5)))
-    >>> p.first_layer, len(p.start_moves) >= 0
-    (0, True)
+    >>> p.first_layer  # (its automatic moves: six cards leave their places, for home)
+    6
+    >>> p
+    Problem(rules='bakers_dozen', start=<0 cards home>)
     """
 
     rules: Rules

@@ -4,10 +4,10 @@ is exhaustive and which of the solver's pruning rules it keeps), with the
 frontier on disk and the groups of a layer spread over Dask's workers.
 
 >>> import bakers_lab as bl
->>> r = bl.prove(bl.seeded_deal(3, variant=bl.rules("bakers_dozen").replace(
-...     ranks=5, columns=4, cards_per_column=5)))
->>> r.outcome, r.proof, r.layers[0][0]
-('unsolvable', 'layers', 0)
+>>> ace_to_six = bl.rules("bakers_dozen").replace(ranks=6, columns=4, cards_per_column=6)
+>>> r = bl.prove(bl.seeded_deal(11, variant=ace_to_six))
+>>> r.outcome, r.proof, r.positions, r.groups, len(r.layers)
+('unsolvable', 'layers', 716, 40, 18)
 
 It answers ``solved`` (a winning line, replayed by the rule engine),
 ``unsolvable`` (``proof="layers"``: every reachable position was searched
