@@ -16,10 +16,13 @@ A folder holds::
 
 Every file is written whole under a temporary name and renamed into place, so
 a run killed at any moment leaves files that are either complete or absent.
-A task that did not write its ``done`` file is run again, after deleting
-whatever it had written; a layer is taken up only when every layer below it
-has its summary.  Reading never evaluates anything: Arrow files are read as
-columns of known types, JSON as JSON.
+A task's rows are written into a folder of its attempt's own under
+``staging/`` and published (renamed into the layers' folders) only once the
+attempt has written them all; then its ``done`` file is written.  A task
+without its ``done`` file is run again; one with it is never run again (Dask
+may ask: it recomputes a result lost with a worker).  A layer is taken up
+only when every layer below it has its summary.  Reading never evaluates
+anything: Arrow files are read as columns of known types, JSON as JSON.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ import fcntl
 import json
 import os
 import shutil
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -84,9 +88,12 @@ class Store:
         """The layers that have rows, in order."""
         raise NotImplementedError
 
-    def forget_task(self, layer: int, task: int) -> None:
-        """Delete what task ``task`` of ``layer`` wrote (before it runs again)."""
-        raise NotImplementedError
+    @contextlib.contextmanager
+    def attempt(self, layer: int, task: int) -> Iterator[None]:
+        """One attempt at task ``task`` of ``layer``: what it puts becomes
+        visible only when the attempt ends well, all of it at once (an attempt
+        cut short leaves nothing a reader can see)."""
+        yield
 
     def get(self, name: str) -> dict[str, Any] | None:
         raise NotImplementedError
@@ -167,10 +174,15 @@ class MemoryStore(Store):
     def clear_rows(self) -> None:
         self._rows.clear()
 
-    def forget_task(self, layer: int, task: int) -> None:
+    @contextlib.contextmanager
+    def attempt(self, layer: int, task: int) -> Iterator[None]:
         mark = f"from{layer:03d}_{task:05d}_"
-        for k in self._written.pop(mark, ()):
-            self._rows[k] = [(t, r) for t, r in self._rows[k] if not t.startswith(mark)]
+        try:
+            yield
+        except BaseException:
+            for k in self._written.pop(mark, ()):
+                self._rows[k] = [(t, r) for t, r in self._rows[k] if not t.startswith(mark)]
+            raise
 
     def get(self, name: str) -> dict[str, Any] | None:
         return self._marks.get(name)
@@ -189,6 +201,7 @@ class DiskStore(Store):
     def __init__(self, folder: str | os.PathLike[str], buckets: int = 64) -> None:
         self.folder = Path(folder)
         self.buckets = buckets
+        self._staging: Path | None = None
 
     def __repr__(self) -> str:
         return f"DiskStore({str(self.folder)!r}, buckets={self.buckets})"
@@ -198,6 +211,8 @@ class DiskStore(Store):
 
     def put(self, layer: int, bucket: int, tag: str, rows: np.ndarray) -> None:
         d = self._layer_dir(layer)
+        if self._staging is not None:  # (inside an attempt: published when it ends)
+            d = self._staging / d.name
         d.mkdir(parents=True, exist_ok=True)
         path = d / f"b{bucket:04d}_{tag}.arrow"
         tmp = path.with_suffix(".tmp")
@@ -238,15 +253,35 @@ class DiskStore(Store):
                 out.append(int(d.name[6:]))
         return out
 
-    def forget_task(self, layer: int, task: int) -> None:
-        started = self._layer_dir(layer) / f"started_{task:05d}"
-        if not started.exists():  # (a first run of the task: nothing to forget)
-            started.parent.mkdir(parents=True, exist_ok=True)
-            started.touch()
-            return
-        for p in self.folder.glob(f"layer_*/b*_from{layer:03d}_{task:05d}_*.arrow"):
-            p.unlink(missing_ok=True)
-        self._layer_dir(layer).joinpath(f"done_{task:05d}.json").unlink(missing_ok=True)
+    @contextlib.contextmanager
+    def attempt(self, layer: int, task: int) -> Iterator[None]:
+        """Rows are written into a folder of this attempt's own (under
+        ``staging/``) and moved into the layers' folders, each by an atomic
+        rename, only when the attempt has written them all.  A file is never
+        deleted once published: an attempt of the same task (a retry, or Dask
+        running it twice) publishes the same files with the same rows, so a
+        reader never finds a file missing, and a task's rows are all there
+        before its ``done`` mark is written."""
+        stage = (
+            self.folder / "staging" / f"{layer:03d}_{task:05d}_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+        )
+        stage.mkdir(parents=True)
+        self._staging = stage
+        try:
+            yield
+            for sub in sorted(stage.iterdir()):
+                target = self.folder / sub.name
+                target.mkdir(exist_ok=True)
+                for f in sorted(sub.iterdir()):
+                    os.replace(f, target / f.name)
+        finally:
+            self._staging = None
+            shutil.rmtree(stage, ignore_errors=True)
+
+    def clear_staging(self) -> None:
+        """Delete what attempts cut short left in ``staging/`` (at a run's start,
+        the folder held: no attempt of this run is under way)."""
+        shutil.rmtree(self.folder / "staging", ignore_errors=True)
 
     def get(self, name: str) -> dict[str, Any] | None:
         path = self.folder / f"{name}.json"

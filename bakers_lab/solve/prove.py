@@ -262,6 +262,8 @@ def prove(
         store: Store = MemoryStore(nb) if folder is None else DiskStore(folder, nb)
         with _held(store):
             _begin(store, problem, rec, first, deal)
+            if isinstance(store, DiskStore):
+                store.clear_staging()
             said = store.get("verdict")
             if said is not None:
                 return _recorded(said, asked)
@@ -486,47 +488,50 @@ def run_task(
     plan = store.plan(layer)
     if plan is None:
         raise ProveError(f"layer {layer} has no plan")
-    store.forget_task(layer, task)
-    if searcher is None:
-        searcher = Searcher(problem, memory)
-    searcher.cache[:] = 0  # (a task's rows do not depend on the tasks before it)
-    flushes = [0]
+    got = store.done(layer, task)
+    if got is not None:  # (finished before: Dask recomputing a result lost with a worker)
+        return got
+    with store.attempt(layer, task):
+        if searcher is None:
+            searcher = Searcher(problem, memory)
+        searcher.cache[:] = 0  # (a task's rows do not depend on the tasks before it)
+        flushes = [0]
 
-    best = [Outcome()]  # the row written with the most cards home
+        best = [Outcome()]  # the row written with the most cards home
 
-    def emit(keys: np.ndarray, refs: np.ndarray, rows: np.ndarray) -> None:
-        if store.free_bytes() < RESERVE:
-            raise DiskFull(28, f"less than {RESERVE >> 30} GiB left free")
-        rec = records(keys, refs, rows)
-        home = ((rows >= _layers.HOME) & (rows < _layers.HOME + 4)).sum(axis=1)
-        i = int(np.argmax(home))
-        if home[i] > best[0].best_home:
-            best[0] = Outcome(
-                best_ref=int(refs[i]),
-                best_key=int(keys[i]),
-                best_pos=tuple(int(v) for v in rows[i]),
-                best_home=int(home[i]),
-            )
-        lay = np.zeros(len(keys), dtype=np.int64)
-        _layers.layers_of(searcher.lenv, keys, lay)
-        buck = _bucket_of(keys, store.buckets)
-        order = np.lexsort((keys, buck, lay))
-        rec, lay, buck = rec[order], lay[order], buck[order]
-        cut = np.flatnonzero((np.diff(lay) != 0) | (np.diff(buck) != 0)) + 1
-        for a, z in zip(np.r_[0, cut].tolist(), np.r_[cut, len(rec)].tolist(), strict=True):
-            tag = f"from{layer:03d}_{task:05d}_{flushes[0]:04d}"
-            store.put(int(lay[a]), int(buck[a]), tag, rec[a:z])
-        flushes[0] += 1
+        def emit(keys: np.ndarray, refs: np.ndarray, rows: np.ndarray) -> None:
+            if store.free_bytes() < RESERVE:
+                raise DiskFull(28, f"less than {RESERVE >> 30} GiB left free")
+            rec = records(keys, refs, rows)
+            home = ((rows >= _layers.HOME) & (rows < _layers.HOME + 4)).sum(axis=1)
+            i = int(np.argmax(home))
+            if home[i] > best[0].best_home:
+                best[0] = Outcome(
+                    best_ref=int(refs[i]),
+                    best_key=int(keys[i]),
+                    best_pos=tuple(int(v) for v in rows[i]),
+                    best_home=int(home[i]),
+                )
+            lay = np.zeros(len(keys), dtype=np.int64)
+            _layers.layers_of(searcher.lenv, keys, lay)
+            buck = _bucket_of(keys, store.buckets)
+            order = np.lexsort((keys, buck, lay))
+            rec, lay, buck = rec[order], lay[order], buck[order]
+            cut = np.flatnonzero((np.diff(lay) != 0) | (np.diff(buck) != 0)) + 1
+            for a, z in zip(np.r_[0, cut].tolist(), np.r_[cut, len(rec)].tolist(), strict=True):
+                tag = f"from{layer:03d}_{task:05d}_{flushes[0]:04d}"
+                store.put(int(lay[a]), int(buck[a]), tag, rec[a:z])
+            flushes[0] += 1
 
-    total = Outcome()
-    for bucket in plan[task]:
-        rows = store.read(layer, bucket)
-        refs = ref_of(layer, bucket, 0) + np.arange(len(rows), dtype=np.int64)
-        total = total + searcher.process(rows, refs, emit)
-        if total.won is not None:
-            break
-    searcher.flush(emit)
-    total = total + best[0]
+        total = Outcome()
+        for bucket in plan[task]:
+            rows = store.read(layer, bucket)
+            refs = ref_of(layer, bucket, 0) + np.arange(len(rows), dtype=np.int64)
+            total = total + searcher.process(rows, refs, emit)
+            if total.won is not None:
+                break
+        searcher.flush(emit)
+        total = total + best[0]
     store.mark_done(layer, task, total)
     return total
 
@@ -609,7 +614,12 @@ class _Runner:
             for t in tasks
         }
         for fut in self.dd.as_completed(futures):
-            yield futures[fut], Outcome(**fut.result())
+            got = Outcome(**fut.result())
+            # let go of it at once: a result held on a worker that dies is
+            # recomputed while the client holds it (the task would find its done
+            # mark and return it, but the work need not start at all)
+            fut.release()
+            yield futures[fut], got
 
     def close(self) -> None:
         self.client.close()
