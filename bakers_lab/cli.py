@@ -229,7 +229,8 @@ def _cmd_prove(args: argparse.Namespace) -> int:
     memory = None if args.memory is None else size_bytes(args.memory)
     if not args.quiet and not args.json:
         print(f"bakers-lab prove: frontier and progress in {shown(str(workdir))} "
-              "(the same command goes on from there if stopped)", file=sys.stderr)  # fmt: skip
+              "(the same command goes on from there if stopped); the solver's try first, "
+              "then every position, layer by layer", file=sys.stderr)  # fmt: skip
     with _kill_interrupts(), tqdm_progress(disable=args.quiet) as progress:
         result = prove(
             position,

@@ -53,23 +53,26 @@ def test_the_same_verdict_as_the_teaching_breadth_first_search():
 
 @pytest.mark.parametrize("name", bl.variant_names())
 def test_every_preset_agrees_with_the_plain_exhaustive_search(name):
-    """The small-deck deals of the solver's agreement test (5 ranks, 130 seeds a
-    preset): the layered search alone gives the plain search's verdict."""
+    """The small-deck deals of the solver's agreement test (5 ranks, every other
+    one of its 130 seeds a preset): the layered search alone gives the plain
+    search's verdict."""
     ranks, columns, count = SHAPES[0]
+    seeds = range(0, count, 2)
     if name == "spanish_patience":
         # only Aces go home by themselves there: its solvable deals have up to a
-        # million positions below the win, so the first 16 seeds (about 10 s)
-        count = 16
+        # million positions below the win (seed 5: 1,079,218), so seeds 7-15
+        # (6 won, 3 lost; about 4 s)
+        seeds = range(7, 16)
     r = small_rules(name, ranks, columns)
     verdicts: Counter = Counter()
-    for seed in range(count):
+    for seed in seeds:
         d = bl.seeded_deal(seed, variant=r)
         expected = references.solvable(bl.GameState.from_deal(d))
         got = bl.prove(d, probes=False)
         assert got.outcome == ("solved" if expected else "unsolvable"), (name, seed)
         assert got.verified == expected
         verdicts[got.outcome] += 1
-    assert sum(verdicts.values()) == count
+    assert sum(verdicts.values()) == len(seeds)
 
 
 def _six_rank(seed: int, name: str = "bakers_dozen") -> bl.Deal:

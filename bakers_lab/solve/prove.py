@@ -267,7 +267,10 @@ def prove(
             said = store.get("verdict")
             if said is not None:
                 return _recorded(said, asked)
-            result = _first_try(start, asked, t0) if probes else None
+            result = None
+            if probes and store.get("first_try") is None:  # (once a run, not on every resume)
+                result = _first_try(start, asked, t0)
+                store.set("first_try", {"solved": result is not None})
             if result is None:
                 result = _layered(
                     store,
