@@ -5,7 +5,8 @@
                      [--table-mib M] [--json]
     bakers-lab shortest (N | --board FILE) [--variant V] [--max-nodes K] [--json]
     bakers-lab prove (N | --board FILE) [--variant V] [--workdir DIR] [--memory SIZE]
-                     [--scheduler ADDR] [--jobs K] [--max-seconds T] [--json] [--quiet]
+                     [--scheduler ADDR] [--jobs K] [--max-seconds T] [--no-probes]
+                     [--json] [--quiet]
     bakers-lab play N [--player P] [--variant V] [--json]
     bakers-lab survey (--deals SPEC | --sample K [--seed S]) [--variant V] [--players P,...]
                       [--jobs N] [--backend loky|dask] [--scheduler ADDR] --out PATH [--quiet]
@@ -229,8 +230,7 @@ def _cmd_prove(args: argparse.Namespace) -> int:
     memory = None if args.memory is None else size_bytes(args.memory)
     if not args.quiet and not args.json:
         print(f"bakers-lab prove: frontier and progress in {shown(str(workdir))} "
-              "(the same command goes on from there if stopped); the solver's try first, "
-              "then every position, layer by layer", file=sys.stderr)  # fmt: skip
+              "(the same command goes on from there if stopped)", file=sys.stderr)  # fmt: skip
     with _kill_interrupts(), tqdm_progress(disable=args.quiet) as progress:
         result = prove(
             position,
@@ -239,6 +239,7 @@ def _cmd_prove(args: argparse.Namespace) -> int:
             jobs=args.jobs,
             scheduler=args.scheduler,
             max_seconds=args.max_seconds,
+            probes=not args.no_probes,
             progress=progress,
         )
     if args.json:
@@ -784,6 +785,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="processes of a local Dask cluster (default 1: this one)")  # fmt: skip
     p.add_argument("--max-seconds", type=_seconds, metavar="T",
                    help="stop after T seconds (unresolved; the same command goes on)")  # fmt: skip
+    _add_flag(p, "--no-probes", "the layered search alone, without the solver's tries for an "
+              "early win (a win is then found only at its own layer)")  # fmt: skip
     _add_json(p)
     _add_flag(p, "--quiet", "no progress bar")
 

@@ -2,6 +2,7 @@
 per worker beside the depth-first solver's, bytes per position on disk, the
 speed-up from one Dask worker to two, and a real cluster with a worker killed.
 
+    python benchmarks/prove.py small     # every small-deck deal of the solver's agreement test
     python benchmarks/prove.py lost      # every deal the shipped tables call lost, proven again
     python benchmarks/prove.py solved    # 100 deals the shipped tables call won, found solvable
     python benchmarks/prove.py speed     # positions a second, one core, beside the solver
@@ -35,6 +36,28 @@ BIN = Path(sys.executable).parent
 def _solver_rows(table: str) -> pd.DataFrame:
     df = pd.read_parquet(DATA / table, columns=["deal", "player", "outcome", "proof", "nodes"])
     return df[df.player == "solver"]
+
+
+def small() -> None:
+    """The solver's agreement decks (every preset; 5 and 6 ranks, 130 seeds each):
+    the layered search alone against the plain exhaustive search's recorded verdicts."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    import references
+    from test_solver_agreement import SHAPES, small_rules
+
+    for name in bl.variant_names():
+        t0, agree, n = time.perf_counter(), 0, 0
+        for ranks, columns, count in SHAPES:
+            r = small_rules(name, ranks, columns)
+            for seed in range(count):
+                d = bl.seeded_deal(seed, variant=r)
+                expected = references.solvable(bl.GameState.from_deal(d))
+                got = bl.prove(d, probes=False)
+                n += 1
+                agree += got.outcome == ("solved" if expected else "unsolvable") and (
+                    got.verified == expected
+                )
+        print(f"{name}: {agree} of {n} verdicts agree ({time.perf_counter() - t0:.0f} s)")
 
 
 def lost() -> None:
@@ -193,4 +216,11 @@ def cluster(deal: int = 27548, kill_after: float = 60.0) -> None:
 
 if __name__ == "__main__":
     what = sys.argv[1] if len(sys.argv) > 1 else "speed"
-    {"lost": lost, "solved": solved, "speed": speed, "scale": scale, "cluster": cluster}[what]()
+    {
+        "small": small,
+        "lost": lost,
+        "solved": solved,
+        "speed": speed,
+        "scale": scale,
+        "cluster": cluster,
+    }[what]()
