@@ -253,3 +253,60 @@ def test_a_frontier_file_is_read_as_columns_of_known_types(tmp_path):
     feather.write_feather(pa.table({"key": [1]}), str(tmp_path / "bad.arrow"))
     with pytest.raises(ValueError, match="is not a frontier file of this version"):
         _load(tmp_path / "bad.arrow")
+
+
+def test_a_full_disk_stops_the_run_cleanly_and_it_goes_on_later(tmp_path, monkeypatch):
+    """Less than the reserve free: the run ends unresolved, saying so, and the
+    same folder later ends with the counts of a run never stopped."""
+    d = _six_rank(11)
+    whole = bl.prove(d, probes=False)
+    monkeypatch.setattr(DiskStore, "free_bytes", lambda self: 0)
+    full = bl.prove(d, probes=False, workdir=tmp_path)
+    assert full.outcome == "unresolved"
+    assert full.reason.startswith("less than 1 GiB left free (layer ")
+    assert full.reason.endswith("; free some room and run again)")
+    assert not list((tmp_path / "staging").glob("*"))  # (an attempt cut short leaves nothing)
+    monkeypatch.undo()
+    rest = bl.prove(d, probes=False, workdir=tmp_path)
+    assert (rest.outcome, rest.positions, rest.groups) == (
+        whole.outcome,
+        whole.positions,
+        whole.groups,
+    )
+
+
+def test_the_shipped_record_of_the_open_deals_replays():
+    """data/prove_tail.jsonl (benchmarks/prove_tail.py's record of the deals the
+    shipped tables leave open): every line names an open deal, every win
+    replays on the rule engine, every loss names its proof."""
+    from pathlib import Path
+
+    import pandas as pd
+
+    data = Path(__file__).resolve().parent.parent / "data"
+    lines = [json.loads(t) for t in (data / "prove_tail.jsonl").read_text().splitlines()]
+    assert lines
+    tables = {
+        "bakers_dozen": "bakers_dozen_1-32000",
+        "good_measure": "good_measure_1-2000",
+        "bakers_dozen_return": "bakers_dozen_return_1-2000",
+        "house_sequences": "house_sequences_1-2000",
+        "portuguese_solitaire": "portuguese_solitaire_1-2000",
+    }
+    open_deals = set()
+    for variant, table in tables.items():
+        df = pd.read_parquet(data / table, columns=["deal", "player", "outcome"])
+        rows = df[(df.player == "solver") & (df.outcome == "unresolved")]
+        open_deals |= {(variant, int(d)) for d in rows.deal}
+    assert len(open_deals) == 119
+    for rec in lines:
+        assert (rec["variant"], rec["deal"]) in open_deals
+        verdict = rec["verdict"]
+        if verdict["outcome"] == "solved":
+            g = bl.GameState.from_deal(bl.deal(rec["deal"], variant=rec["variant"]))
+            g.play_all(verdict["moves"])
+            assert g.is_won, rec["deal"]
+        elif verdict["outcome"] == "unsolvable":
+            assert verdict["proof"] in ("layers", "deadlock")
+        else:
+            assert verdict["outcome"] == "unresolved" and verdict["reason"]

@@ -517,6 +517,8 @@ def run_task(
                 )
             lay = np.zeros(len(keys), dtype=np.int64)
             _layers.layers_of(searcher.lenv, keys, lay)
+            if len(lay) and lay.min() <= layer:  # (a row no layer would ever search again)
+                raise RuntimeError(f"a move of layer {layer} led to layer {lay.min()} (a bug)")
             buck = _bucket_of(keys, store.buckets)
             order = np.lexsort((keys, buck, lay))
             rec, lay, buck = rec[order], lay[order], buck[order]
