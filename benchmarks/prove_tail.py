@@ -1,6 +1,6 @@
 """The tail: every deal the shipped surveys leave open, settled by ``bakers-lab prove``.
 
-    python benchmarks/prove_tail.py [--root DIR] [--budgets 300,1800,7200,28800] [--only V]
+    python benchmarks/prove_tail.py [--root DIR] [--budgets 120,900,3600,14400] [--only V,...]
 
 Each deal the solver's rows of the shipped tables call ``unresolved`` (119 of them:
 Baker's Dozen 1-32,000, Good Measure 1-2,000, Baker's Dozen with returns, house
@@ -87,13 +87,18 @@ def run_one(variant: str, deal: int, root: Path, budget: float) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--root", default="/work/tail")
-    ap.add_argument("--budgets", default="300,1800,7200,28800")
-    ap.add_argument("--only", default=None, help="one variant")
+    ap.add_argument("--budgets", default="120,900,3600,14400")
+    ap.add_argument(
+        "--only",
+        default=None,
+        help="variants, comma-separated (two runners on two cores: give each its own)",
+    )
     args = ap.parse_args()
     root = Path(args.root)
     root.mkdir(parents=True, exist_ok=True)
     results = root / "results.jsonl"
-    deals = [d for d in open_deals() if args.only in (None, d[0])]
+    only = None if args.only is None else set(args.only.split(","))
+    deals = [d for d in open_deals() if only is None or d[0] in only]
     print(f"{len(deals)} open deals", flush=True)
     for budget in [float(b) for b in args.budgets.split(",")]:
         done = settled(results)
