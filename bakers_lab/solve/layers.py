@@ -245,25 +245,21 @@ class Outcome:
         object.__setattr__(self, "best_pos", tuple(self.best_pos))
 
     def __add__(self, other: Outcome) -> Outcome:
-        fields = {
-            f.name: getattr(self, f.name) + getattr(other, f.name)
-            for f in dataclasses.fields(self)
-            if f.name != "largest" and not f.name.startswith(("won", "best"))
-        }
-        first = self if self.won is not None else other
+        """Counts added, the larger table kept, the first win and the most
+        advanced row kept."""
+        won = self if self.won is not None else other
         best = self if self.best_home >= other.best_home else other
-        return Outcome(
-            **fields,
+        return dataclasses.replace(
+            won,
+            **{f: getattr(self, f) + getattr(other, f) for f in _SUMMED},
+            **{f: getattr(best, f) for f in _BEST},
             largest=max(self.largest, other.largest),
-            won=first.won,
-            won_key=first.won_key,
-            won_pos=first.won_pos,
-            won_moves=first.won_moves,
-            best_ref=best.best_ref,
-            best_key=best.best_key,
-            best_pos=best.best_pos,
-            best_home=best.best_home,
         )
+
+
+#: The fields of :class:`Outcome` that add up, and those of its most advanced row.
+_SUMMED = ("groups", "entries", "positions", "lost", "written", "children")
+_BEST = ("best_ref", "best_key", "best_pos", "best_home")
 
 
 #: Depth of the group search's stacks (deeper positions become roots of their own).
