@@ -106,7 +106,7 @@ def solved(n: int = 100, seed: int = 0) -> None:
     layers = statistics.median(len(r.layers) for r in got)
     print(
         f"  the same without the solver's first try: {ok} of {n} (median {layers:g} layers "
-        "searched before a probe won)"
+        "finished before a probe won; 0: the probe on the start's own layer)"
     )
 
 
