@@ -99,7 +99,7 @@ class ProveResult:
     positions: int = 0
     seconds: float = 0.0
     verified: bool = False
-    #: Moves tried (children generated), as :attr:`SolveResult.nodes` counts them.
+    #: Moves tried (children generated), as :attr:`.fast.SolveResult.nodes` counts them.
     nodes: int = field(default=0, compare=False)
     variant: str = "bakers_dozen"
     deal: int | None = None
