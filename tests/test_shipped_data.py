@@ -180,7 +180,7 @@ def test_par_is_the_length_of_a_win_or_a_bound_below_it():
 def test_every_lost_solver_row_says_how_it_was_proven():
     # the proof column: "deadlock" exactly where the dead-end test refutes the start
     # itself (checked again here), "exhausted" for the other lost rows, missing elsewhere
-    from bakers_lab.solve.fast import _lost_at_once, _trail, core_env
+    from bakers_lab.solve.fast import _trail, core_env, lost_at_once
 
     checked = 0
     for name in SURVEYS:
@@ -193,7 +193,7 @@ def test_every_lost_solver_row_says_how_it_was_proven():
         for deal, variant, proof in zip(t.loc[lost, "deal"], t.loc[lost, "variant"].astype(str),
                                         t.loc[lost, "proof"], strict=True):  # fmt: skip
             start = bl.GameState.from_deal(bl.deal(deal, variant=variant))
-            at_once = _lost_at_once(start, core_env(start.rules), _trail(start.rules, 10))
+            at_once = lost_at_once(start, core_env(start.rules), _trail(start.rules, 10))
             assert proof == ("deadlock" if at_once else "exhausted"), (name, deal)
             checked += 1
     assert checked >= 79 + 128

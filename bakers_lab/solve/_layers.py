@@ -6,7 +6,7 @@ same number of never-moved cards in each column (and, where foundation cards
 never come back, the same number of cards home on each pile).  A group is
 named by an integer key, a mixed-radix number of those counts (:func:`key_of`),
 and its *layer* is how many cards have left their dealt place plus how many
-are home (:func:`layer_of`): every move that changes the key raises the layer.
+are home (:func:`layers_of`): every move that changes the key raises the layer.
 
 A position inside its group is written as one byte a card (:func:`encode`):
 the card it lies on (0-51), ``ON_EMPTY`` (the deepest card of a column whose
@@ -37,7 +37,6 @@ from numba import njit
 
 from bakers_lab.solve._core import (
     ONE,
-    P_FRET,
     P_NCOLS,
     P_RANKS,
     PILE,
@@ -110,18 +109,6 @@ def unkey(lenv, key, u, plen):
     for c in range(u.shape[0] - 1, -1, -1):
         u[c] = k // lenv.ru[c]
         k -= u[c] * lenv.ru[c]
-
-
-@hot
-def layer_of(b, lenv, u):
-    """Cards moved from their dealt place, plus cards home where home is
-    one-way: every move that changes the group raises it."""
-    n = 0
-    for c in range(u.shape[0]):
-        n += lenv.start_lens[c] - u[c]
-    if lenv.rh[0] > 0:
-        n += b.plen[0] + b.plen[1] + b.plen[2] + b.plen[3]
-    return n
 
 
 @hot
@@ -467,12 +454,6 @@ def unset(tab, h1, h2):
 
 
 @njit(cache=True)
-def lost_at(b, env):
-    """The dead-position test of the solver on the board (rules 4 and 6)."""
-    return is_lost(b, env, True, True)
-
-
-@njit(cache=True)
 def hashes(b):
     """The board's two position hashes."""
     return b.hsh[0], b.hsh[1]
@@ -495,12 +476,6 @@ def start_of_search(b, env, lenv, trail, u, row):
     deck = 4 * env.P[P_RANKS]
     won = b.plen[0] + b.plen[1] + b.plen[2] + b.plen[3] == deck
     return tp, key_of(b, lenv, u), won
-
-
-@njit(cache=True)
-def returns_allowed(env):
-    """Whether foundation cards may come back (then home is not one-way)."""
-    return env.P[P_FRET] != 0
 
 
 @njit(cache=True)

@@ -896,7 +896,7 @@ def solve(
             break
         if status == _core.UNSOLVABLE:
             outcome = "unsolvable"
-            proof = "deadlock" if used == 1 and _lost_at_once(start, env, trail) else "exhausted"
+            proof = "deadlock" if used == 1 and lost_at_once(start, env, trail) else "exhausted"
             break
     if outcome == "unresolved" and relax > 0:
         from bakers_lab.solve.relax import relax as relaxation
@@ -923,7 +923,7 @@ def _relax_limit(relax: object, r: Rules) -> float:
     return limit
 
 
-def _lost_at_once(start: GameState, env: _core.Env, trail: np.ndarray) -> bool:
+def lost_at_once(start: GameState, env: _core.Env, trail: np.ndarray) -> bool:
     """Whether the dead-end test (rules 4 and 6) refutes ``start`` itself, after
     its automatic foundation moves: a proof without search."""
     b = core_board(start, env)

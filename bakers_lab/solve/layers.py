@@ -83,7 +83,7 @@ whole line is then replayed by the rule engine.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -494,9 +494,3 @@ def records(keys: np.ndarray, refs: np.ndarray, rows: np.ndarray) -> np.ndarray:
     rec["ref"] = refs
     rec["pos"] = rows
     return rec
-
-
-def chunks(n: int, size: int) -> Iterator[tuple[int, int]]:
-    """``(start, end)`` of consecutive pieces of ``range(n)``."""
-    for a in range(0, n, size):
-        yield a, min(n, a + size)

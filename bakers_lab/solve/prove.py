@@ -53,8 +53,14 @@ from bakers_lab.model.game import GameState
 from bakers_lab.model.moves import Move
 from bakers_lab.model.positions import start_of
 from bakers_lab.model.rules import Rules
-from bakers_lab.solve import _layers
-from bakers_lab.solve.fast import check_result, core_board, core_env, deal_and_proof, verify_moves
+from bakers_lab.solve import _core, _layers
+from bakers_lab.solve.fast import (
+    check_result,
+    core_env,
+    deal_and_proof,
+    lost_at_once,
+    verify_moves,
+)
 from bakers_lab.solve.frontier import RESERVE, DiskFull, DiskStore, MemoryStore, RunBusy, Store
 from bakers_lab.solve.frontier import bucket_of as _bucket_of
 from bakers_lab.solve.layers import (
@@ -249,7 +255,8 @@ def prove(
             seconds=time.perf_counter() - t0,
             verified=ok,
         )
-    if _lost_at_start(start):
+    trail = np.empty((rules.deck_size + 8, _core.TRAIL_W), dtype=np.int64)
+    if lost_at_once(start, core_env(rules), trail):
         return dataclasses.replace(
             asked,
             outcome="unsolvable",
@@ -291,17 +298,6 @@ def prove(
                 store.set("verdict", result.to_json())
                 store.clear_rows()
             return result
-
-
-def _lost_at_start(start: GameState) -> bool:
-    """The solver's dead-position test refutes the start (after its automatic moves)."""
-    from bakers_lab.solve import _core
-
-    env = core_env(start.rules)
-    b = core_board(start, env)
-    trail = np.zeros((start.rules.deck_size + 8, _core.TRAIL_W), dtype=np.int64)
-    _core.autoplay(b, env, trail, 0)
-    return bool(_layers.lost_at(b, env))
 
 
 def _first_try(start: GameState, asked: ProveResult, t0: float) -> ProveResult | None:
