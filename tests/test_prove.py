@@ -310,3 +310,18 @@ def test_the_shipped_record_of_the_open_deals_replays():
             assert verdict["proof"] in ("layers", "deadlock")
         else:
             assert verdict["outcome"] == "unresolved" and verdict["reason"]
+
+
+def test_a_time_limit_holds_on_dask_too(tmp_path):
+    """max_seconds stops a run on a local cluster as it does in this process, and
+    the same folder goes on to the counts of a run never stopped."""
+    d = _six_rank(11)
+    whole = bl.prove(d, probes=False)
+    part = bl.prove(d, probes=False, workdir=tmp_path, jobs=2, max_seconds=0)
+    assert (part.outcome, part.reason) == ("unresolved", "stopped after 0 seconds, as asked")
+    rest = bl.prove(d, probes=False, workdir=tmp_path)
+    assert (rest.outcome, rest.positions, rest.groups) == (
+        whole.outcome,
+        whole.positions,
+        whole.groups,
+    )

@@ -686,6 +686,9 @@ def _layers_in_order(
                         progress({**report, "positions": total.positions + layer_total.positions})
                     if layer_total.won is not None:
                         break
+                    if limit is not None and time.perf_counter() - t0 > limit:
+                        # (the tasks still out are let go when the runner closes)
+                        return total, done_layers, f"stopped after {limit:g} seconds, as asked"
         except GroupTooLarge as exc:
             return total, done_layers, f"{exc} (layer {layer}; give more memory)"
         except DiskFull as exc:
