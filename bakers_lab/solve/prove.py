@@ -29,7 +29,8 @@ Where it runs
 Each task holds one group's positions in memory at a time (16 bytes a slot
 of its table, at most half full), bounded by ``memory`` (default: a quarter
 of this machine's memory); a group that needs more stops the run
-``unresolved``.  The frontier's rows take 68 bytes each on disk; the run
+``unresolved``.  A frontier row is 68 bytes in memory and, compressed, a few
+bytes on disk (2.5 on average for game 27548's 18 million rows); the run
 stops, resumable, when less than a GiB is left free.
 """
 
