@@ -986,6 +986,7 @@ def _searches(players: str) -> list[str]:
 _COMPILES: dict[str, Callable[[argparse.Namespace], Sequence[str]]] = {
     "solve": lambda a: ["solver"],
     "shortest": lambda a: ["shortest"],
+    "prove": lambda a: ["solver", "layered"],
     "explain": lambda a: ["solver", "shortest"],  # its answer names par
     "hint": lambda a: ["solver"],
     "play": lambda a: _searches(str(a.player))[-1:],

@@ -219,7 +219,8 @@ def test_a_cold_copy_needs_every_search_compiled_and_says_so(tmp_path):
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == [
-        "['solver', 'shortest', 'players', 'board players', 'search players', 'undo players']",
+        "['solver', 'shortest', 'players', 'layered', 'board players', 'search players', "
+        "'undo players']",
         "First run on this computer: compiling the solver, about a minute.",
     ]
 

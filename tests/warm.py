@@ -21,6 +21,7 @@ STAGES = (
     ("import bakers_lab as bl; bl.solve(1)",),
     (
         "import bakers_lab as bl; bl.shortest(1)",
+        "import bakers_lab as bl; bl.prove(5143, probes=False)",
         "import bakers_lab as bl; [bl.play(1, p) for p in ('greedy', 'search-1', 'undo-1')]",
     ),
 )

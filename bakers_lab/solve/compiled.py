@@ -50,6 +50,18 @@ SEARCHES: dict[str, tuple[str, str, tuple[tuple[str, str], ...]]] = {
         "about a minute",
         (("_players", "play_board"), ("_planners", "play_search"), ("_planners", "play_undo")),
     ),
+    "layered": (
+        "the layered search",
+        "about half a minute",
+        (
+            ("_layers", "close"),
+            ("_layers", "start_of_search"),
+            ("_layers", "layers_of"),
+            ("_layers", "regrow"),
+            ("_layers", "decode"),
+            ("_layers", "hashes"),
+        ),
+    ),
     "board players": ("the players", "about half a minute", (("_players", "play_board"),)),
     "search players": (
         "the search players",
