@@ -4,22 +4,26 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: test lint survey venv clean lab app check-data references ratings outcomes wheel smoke \
+.PHONY: test test-numba lint survey venv kernels clean lab app check-data references ratings outcomes wheel smoke \
 	clean-notebooks docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# installed, then the compiled searches built into numba's cache (tests/warm.py: about a
-# minute, once a clone, as a package's C code is compiled when it is installed; every
-# command after starts at once, and make test rebuilds only what a change touched)
-$(STAMP): $(BIN)/python pyproject.toml
+# installed, the searches compiled ahead of time as the install builds the package
+# (setup.py, build_kernels.py: about two minutes, once a clone, as a package's C code is
+# compiled when it is installed; every command after starts at once)
+$(STAMP): $(BIN)/python pyproject.toml setup.py build_kernels.py
 	$(BIN)/python -m pip install --quiet -e ".[test,notebooks,docs]"
-	$(BIN)/python tests/warm.py
 	touch $(STAMP)
 
 venv: $(STAMP)
+
+# the compiled searches built again if a kernel's source changed since (build_kernels.py
+# --if-stale: a second when nothing changed); make test does it first
+kernels: $(STAMP)
+	$(BIN)/python build_kernels.py --if-stale
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -41,7 +45,7 @@ clean-notebooks:
 # tests/conftest.py gives (the longest first), not xdist's (the most tests first, which
 # left the longest files, with a few tests each, to the end)
 WORKERS ?= 2
-test: $(STAMP)
+test: kernels
 	@log=$$(mktemp); \
 	$(MAKE) --no-print-directory lint >$$log 2>&1 & lint=$$!; \
 	trap 'kill $$lint 2>/dev/null; rm -f $$log; exit 130' INT TERM; \
@@ -50,6 +54,14 @@ test: $(STAMP)
 	wait $$lint; linted=$$?; cat $$log; rm -f $$log; \
 	[ $$linted = 0 ] || echo "make test: make lint failed (above)"; \
 	[ $$tests = 0 ] && [ $$linted = 0 ]
+
+# the solver's own test files with numba's compile at first use forced (BAKERS_LAB_JIT=1),
+# the path a platform without the compiled module takes; CI runs it after make test
+NUMBA_TESTS = tests/test_solver_core.py tests/test_solver.py tests/test_solver_agreement.py \
+	tests/test_shortest.py tests/test_players.py tests/test_planners.py tests/test_prove.py \
+	tests/test_compiled.py tests/test_compile_notice.py
+test-numba: kernels
+	BAKERS_LAB_JIT=1 $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile $(NUMBA_TESTS)
 
 survey: $(STAMP)
 	$(BIN)/bakers-lab survey --deals 1-1000 --variant bakers_dozen --players solver --jobs -1 --out data/runs/bakers_dozen_1-1000

@@ -60,6 +60,21 @@ def installed(work: Path) -> None:
         raise SmokeError(f"the installed package finds {source.kind} data at {source.path}")
 
 
+def compiled(work: Path) -> None:
+    """The wheel's compiled searches serve: no compile notice, no numba loaded."""
+    code = (
+        "import sys; import bakers_lab as bl; from bakers_lab.solve import kernels; "
+        "bl.solve(5); print(kernels.MODE, kernels.WHY or '-', "
+        "sorted(m for m in sys.modules if m.split('.')[0] in ('numba', 'llvmlite')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    if done.stdout.strip() != "compiled - []":
+        raise SmokeError(f"the compiled searches do not serve: {done.stdout}{done.stderr}")
+    expect(run("solve", "5"), "bakers_dozen game 5: solved")
+    if "First run" in run("solve", "6"):
+        raise SmokeError("bakers-lab solve says it compiles, from a wheel")
+
+
 def claims(work: Path) -> None:
     out = run("claims")
     expect(out, "won about 75–80 % of the time with careful play", "verdict:", "lookahead-2")
@@ -176,6 +191,7 @@ def _procs() -> Any:
 
 STEPS: tuple[tuple[str, Callable[[Path], None]], ...] = (
     ("the package is the installed wheel and finds its compact table", installed),
+    ("the searches compiled with the wheel serve, without numba", compiled),
     ("bakers-lab claims", claims),
     ("bakers-lab solve 5", solve),
     ("bakers-lab shortest 5", shortest),

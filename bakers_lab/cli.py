@@ -1064,6 +1064,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         print(f"bakers-lab: error: {shown(text, 2000)}", file=sys.stderr)
         return 2
+    except ModuleNotFoundError as exc:
+        if exc.name != "numba":  # (a missing module of the package's own: a bug, in full)
+            raise
+        print(f"bakers-lab: error: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("bakers-lab: interrupted", file=sys.stderr)
         return 130

@@ -50,6 +50,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import bakers_lab as bl  # noqa: E402
+from bakers_lab.solve import _codes as codes  # noqa: E402
 from bakers_lab.solve import _core as C  # noqa: E402
 from bakers_lab.solve import fast  # noqa: E402
 
@@ -63,7 +64,7 @@ def _slice(b, env, tt, rng, mstack, base, nmov, idx, tp_at, held, keys, buf, tra
     ``st`` = [depth, fresh, trail length, nodes so far, started].  The loop is
     the portfolio's depth-first search in a random order (``_core.dfs`` with
     ``shuffle=True``) with its state kept in arrays between slices."""
-    decksize = 4 * env.P[C.P_RANKS]
+    decksize = 4 * env.P[codes.P_RANKS]
     mcap = mstack.shape[0]
     room = nmov.shape[0]
     depth, fresh, tp, nodes = st[0], st[1] == 1, st[2], 0

@@ -92,14 +92,14 @@ def test_undo_takes_back_at_most_its_dial():
 def _undo_core(number: int, dial: int, restart: int) -> tuple[int, int]:
     """(result code, take-backs) of the compiled undo-``dial`` game of deal ``number``
     with restarts after ``restart`` take-backs (0: never), as ``bl.play`` calls it."""
-    from bakers_lab.solve import _core, _planners, players
+    from bakers_lab.solve import _codes, _planners, players
     from bakers_lab.solve.fast import core_board, core_env, move_buffer_size
 
     who = Player.parse(f"undo-{dial}")
     start = bl.GameState.from_deal(bl.deal(number))
     r = start.rules
     cap = MAX_DECISIONS
-    trail = np.zeros((2 * cap + 2 * (r.deck_size + 2) + 8, _core.TRAIL_W), dtype=np.int64)
+    trail = np.zeros((2 * cap + 2 * (r.deck_size + 2) + 8, _codes.TRAIL_W), dtype=np.int64)
     env = core_env(r)
     seed = players._seed(r, who.noise_name, start, number)
     result, _, _, _, takebacks = _planners.play_undo(
@@ -244,7 +244,7 @@ def test_a_found_win_is_played_without_its_detours():
     """The tidy-up of a winning line (``_planners.shorten``) on a random-order dive's
     line from deal 2: no longer, still a win on the rule engine, and nothing left to
     take out (a second pass keeps it as it is)."""
-    from bakers_lab.solve import _core, _planners
+    from bakers_lab.solve import _codes, _core, _planners
     from bakers_lab.solve.fast import _trail, core_board, core_env, move_buffer_size, trail_moves
 
     start = bl.GameState.from_deal(bl.deal(2))
@@ -253,7 +253,7 @@ def test_a_found_win_is_played_without_its_detours():
     b = core_board(start, env)
     trail, buf = _trail(r, cap), np.zeros(move_buffer_size(r), np.int64)
     found, _, tp = _core.dfs(b, env, 50_000, 7, 17, cap, len(buf), trail, True, True, True)
-    assert found == _core.SOLVED
+    assert found == _codes.SOLVED
     _core.undo_to(b, env, trail, tp, 0)
     plan = np.zeros(cap + 1, np.int64)
     n = _planners.line_moves(b, env, trail, tp, plan)

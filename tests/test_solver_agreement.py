@@ -23,6 +23,7 @@ import references
 from reference_solver import is_solvable
 
 import bakers_lab as bl
+from bakers_lab.solve import _codes as codes
 from bakers_lab.solve import _core as C
 from bakers_lab.solve.fast import _WEIGHTS, core_board, core_env, trail_moves, verify_moves
 
@@ -71,7 +72,7 @@ def _alone(d: bl.Deal, kind: str, budget: int = 200_000) -> bool | None:
     r = g.rules
     env = core_env(r)
     b = core_board(g, env)
-    trail = np.zeros((4000, C.TRAIL_W), dtype=np.int64)
+    trail = np.zeros((4000, codes.TRAIL_W), dtype=np.int64)
     max_moves = r.columns * r.ranks * (r.columns + 2) + 4 * (r.columns + 2) + 8
     if kind in ("dfs", "rdfs"):  # rdfs: children in a random order
         status, _, tp = C.dfs(
@@ -80,12 +81,12 @@ def _alone(d: bl.Deal, kind: str, budget: int = 200_000) -> bool | None:
     else:
         w = np.array(_WEIGHTS[0], dtype=np.int64)
         status, _, tp = C.gbfs(b, env, budget, 0, 19, max_moves, w, trail, True)
-    if status == C.BUDGET:
+    if status == codes.BUDGET:
         return None
-    if status == C.SOLVED:
+    if status == codes.SOLVED:
         _, won = verify_moves(g, trail_moves(trail, int(tp)))
         assert won
-    return status == C.SOLVED
+    return status == codes.SOLVED
 
 
 def test_reference_search_finds_unsolvable_and_solvable():

@@ -8,11 +8,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import bakers_lab as bl
+from bakers_lab.solve import _codes as codes
 from bakers_lab.solve import _core as C
 from bakers_lab.solve.fast import _arrays, core_board, core_env
 
 
-def _fresh(b: C.Board, env: C.Env) -> C.Board:
+def _fresh(b: codes.Board, env: codes.Env) -> codes.Board:
     """A board with the same stacks, everything derived computed from scratch."""
     f = C.new_board(b.cols.copy(), b.lens.copy(), b.piles.copy(), b.plen.copy())
     C.init_board(f, env)
@@ -21,12 +22,12 @@ def _fresh(b: C.Board, env: C.Env) -> C.Board:
 
 def _walk_start(
     r: bl.Rules, seed: int
-) -> tuple[C.Env, C.Board, np.ndarray, np.ndarray, random.Random]:
+) -> tuple[codes.Env, codes.Board, np.ndarray, np.ndarray, random.Random]:
     """What a random walk from seeded deal ``seed`` needs: env, board, trail,
     move buffer and the walk's random source."""
     env = core_env(r)
     b = core_board(bl.GameState.from_deal(bl.seeded_deal(seed, variant=r)), env)
-    trail = np.zeros((2000, C.TRAIL_W), np.int64)
+    trail = np.zeros((2000, codes.TRAIL_W), np.int64)
     return env, b, trail, np.zeros(3000, np.int64), random.Random(seed)
 
 
@@ -74,8 +75,8 @@ def test_step_scans_for_automatic_moves_only_when_needed(variant, seed):
     g = bl.GameState.from_deal(bl.seeded_deal(seed, variant=r))
     env = core_env(r)
     a, b = core_board(g, env), core_board(g, env)
-    ta = np.zeros((2000, C.TRAIL_W), np.int64)
-    tb = np.zeros((2000, C.TRAIL_W), np.int64)
+    ta = np.zeros((2000, codes.TRAIL_W), np.int64)
+    tb = np.zeros((2000, codes.TRAIL_W), np.int64)
     buf = np.zeros(3000, np.int64)
     rng = random.Random(seed)
     pa = C.autoplay(a, env, ta, 0)
@@ -93,7 +94,7 @@ def test_step_scans_for_automatic_moves_only_when_needed(variant, seed):
         assert list(a.hsh) == list(b.hsh)
 
 
-def _doom_reference(b: C.Board, r: bl.Rules) -> tuple[bool, int]:
+def _doom_reference(b: codes.Board, r: bl.Rules) -> tuple[bool, int]:
     """The doom check's fixed point as first written (one flag a card, every
     round a full sweep of the columns from the top): (lost, rounds)."""
     top, ncols = r.ranks, r.columns

@@ -1,9 +1,10 @@
 """A warm answerer for ``bakers-lab fc-solve``, kept by ``bakers-lab pysolfc``.
 
 Each time a player asks PySolFC's Solver, PySolFC starts ``fc-solve`` anew.  Started
-cold, ``bakers-lab fc-solve`` spends most of its time before the question: Python,
-numba and the compiled solver loaded from its cache (about 1.2 s on a slow computer;
-the question itself takes a few milliseconds).  So ``bakers-lab pysolfc``, which waits
+cold, ``bakers-lab fc-solve`` spends most of its time before the question: Python and
+the package loaded (about 0.2 s with the searches compiled with the package, 1.2 s on a
+slow computer where numba loads them from its cache; the question itself takes a few
+milliseconds).  So ``bakers-lab pysolfc``, which waits
 for PySolFC anyway, answers from its own process: :func:`serving` loads the solver
 once, while PySolFC starts, and answers every question asked through the address it
 puts in the environment of PySolFC (and so of each ``fc-solve`` PySolFC starts);

@@ -4,7 +4,7 @@ the public API and for why each pruning rule is sound.
 Two records (named tuples of arrays, which numba compiles like structs) carry
 everything a function works on:
 
-- :data:`Board`, the position being searched and what is derived from it:
+- :data:`._codes.Board`, the position being searched and what is derived from it:
   ``cols[c, j]``, the card id (``suit * 13 + rank - 1``) at depth ``j`` of
   column ``c`` (0 = deepest), ``lens[c]`` its length; ``piles[s, j]`` /
   ``plen[s]``, foundation pile ``s`` (the pile whose Ace is of suit ``s``);
@@ -30,52 +30,33 @@ is encoded as ``src | dst << 6 | count << 12``.
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 from numba import njit
 
-# indices into the rules array P
-P_NCOLS, P_RANKS, P_TBUILD, P_EMPTY, P_SEQ, P_FBUILD, P_FRET, P_MAXLEN = range(8)
-# tableau_build / foundation_build / empty_column codes
-ANY_SUIT, SAME_SUIT, ALT_COLOUR = 0, 1, 2
-EMPTY_NONE, EMPTY_KING, EMPTY_ANY = 0, 1, 2
-# Stack ids: columns 0 … 51 (a Rules record allows up to 52 columns, one card each),
-# foundation piles PILE … PILE + 3; a move packs two ids in 6 bits each, so PILE + 3 < 64.
-PILE = 56
-MAX_COLUMNS = 52
-assert MAX_COLUMNS <= PILE and PILE + 3 < 64
-# search results
-SOLVED, UNSOLVABLE, BUDGET = 0, 1, 2
-# trail columns: src, dst, count, card, kind (0 onto card, 1 foundation, 2 empty), target,
-# and the bad counts (see Board) of the source and destination columns before the move
-TRAIL_W = 8
-
-#: The position and what is derived from it (see the module docstring).
-Board = namedtuple(
-    "Board",
-    [
-        "cols",
-        "lens",
-        "piles",
-        "plen",
-        "loc_col",
-        "loc_dep",
-        "raw1",
-        "raw2",
-        "mix1",
-        "mix2",
-        "hsh",
-        "bad",
-        "mins",
-        "topr",
-        "lim",
-        "info",
-    ],
+from bakers_lab.solve import _codes
+from bakers_lab.solve._codes import (  # the codes and records Python shares (see ._codes)
+    ALT_COLOUR,
+    ANY_SUIT,
+    BUDGET,
+    EMPTY_ANY,
+    EMPTY_KING,
+    EMPTY_NONE,
+    P_EMPTY,
+    P_FBUILD,
+    P_FRET,
+    P_NCOLS,
+    P_RANKS,
+    P_SEQ,
+    P_TBUILD,
+    PILE,
+    RUN_GBFS,
+    RUN_RDFS,
+    SAME_SUIT,
+    SOLVED,
+    UNSOLVABLE,
+    Board,  # noqa: F401 (numba's cache index of an older version names it here)
+    Env,
 )
-#: The rules vector, the Zobrist tables and the doom check's card tables
-#: (see :func:`new_env`): fixed through a search.
-Env = namedtuple("Env", ["P", "Z1", "Z2", "ZP1", "ZP2", "PAR", "HOME"])
 
 #: The decorator of every compiled helper that allocates nothing: no inlining
 #: (each is compiled once, not once per call site: a fresh compile takes a
@@ -170,29 +151,8 @@ def with_card(mins, x):
     return (mins & ~(15 << sh)) | (r << sh)
 
 
-@njit(cache=True)
-def new_board(cols, lens, piles, plen):
-    """A board record around the given stacks (the derived arrays are filled by
-    :func:`init_board`)."""
-    ncols = lens.shape[0]
-    return Board(
-        cols,
-        lens,
-        piles,
-        plen,
-        np.full(52, -99, np.int64),
-        np.zeros(52, np.int64),
-        np.zeros(ncols, np.uint64),
-        np.zeros(ncols, np.uint64),
-        np.zeros(ncols, np.uint64),
-        np.zeros(ncols, np.uint64),
-        np.zeros(2, np.uint64),
-        np.zeros(ncols, np.int64),
-        np.zeros((ncols, cols.shape[1] + 1), np.int64),
-        np.zeros(ncols, np.int64),
-        np.zeros(ncols, np.int64),
-        np.zeros(2, np.int64),
-    )
+#: A board record around the given stacks (:func:`._codes.new_board`, compiled).
+new_board = njit(cache=True)(_codes.new_board)
 
 
 @hot
@@ -491,15 +451,23 @@ ACE_BIT = np.uint64(1 << 63)
 
 @njit(cache=True)
 def new_env(P, Z1, Z2, ZP1, ZP2):
-    """The :data:`Env` of rules ``P``: the tables given, and per card ``x`` the
-    bit sets the doom check reads, ``PAR[x]`` (the parents x may move onto,
-    as a tableau build allows) and ``HOME[x]`` (the cards any one of which at
-    home lets a foundation take x: the card below it in its suit; with
-    alternate-colour foundations any card one rank lower of the other colour)."""
-    top = P[P_RANKS]
-    tb = P[P_TBUILD]
+    """The :data:`Env` of rules ``P``: the tables given, and the doom check's
+    card tables (:func:`fill_env`)."""
     PAR = np.zeros(52, np.uint64)
     HOME = np.zeros(52, np.uint64)
+    fill_env(P, PAR, HOME)
+    return Env(P, Z1, Z2, ZP1, ZP2, PAR, HOME)
+
+
+@njit(cache=True)
+def fill_env(P, PAR, HOME):
+    """Fill the bit sets the doom check reads, per card ``x`` of rules ``P``:
+    ``PAR[x]`` (the parents x may move onto, as a tableau build allows) and
+    ``HOME[x]`` (the cards any one of which at home lets a foundation take x:
+    the card below it in its suit; with alternate-colour foundations any card
+    one rank lower of the other colour)."""
+    top = P[P_RANKS]
+    tb = P[P_TBUILD]
     for x in range(52):
         r = rank_of(x)
         s = x // 13
@@ -513,7 +481,6 @@ def new_env(P, Z1, Z2, ZP1, ZP2):
             HOME[x] = bit(x - 1)
         else:
             HOME[x] = rank_cards(r - 2, ALT_COLOUR, s)
-    return Env(P, Z1, Z2, ZP1, ZP2, PAR, HOME)
 
 
 @hot
@@ -1087,10 +1054,6 @@ def gbfs(b, env, budget, seed, tt_bits, max_moves, weights, trail, use_doom, aga
     for i in range(d - 1, -1, -1):
         tp = step(b, env, path[i], trail, tp)
     return SOLVED, nodes, tp
-
-
-#: The kinds of :func:`run`.
-RUN_DFS, RUN_RDFS, RUN_GBFS = 0, 1, 2
 
 
 @njit(cache=True, nogil=True)  # the page can tick while it runs

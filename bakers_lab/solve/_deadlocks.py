@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from bakers_lab.solve._core import (
+from bakers_lab.solve._codes import (
     EMPTY_ANY,
     P_EMPTY,
     P_FBUILD,
@@ -21,12 +21,8 @@ from bakers_lab.solve._core import (
     P_SEQ,
     P_TBUILD,
     SAME_SUIT,
-    builds_on,
-    home_count,
-    hot,
-    lies_bad,
-    rank_of,
 )
+from bakers_lab.solve._core import builds_on, home_count, hot, lies_bad, rank_of
 
 #: The 52 cards' bits, and a bit past them: a landing set's second move of its
 #: stuck card (an element no other set holds: see :func:`landing_set`).

@@ -28,15 +28,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from bakers_lab.solve._core import (
-    EMPTY_ANY,
-    EMPTY_NONE,
-    P_EMPTY,
-    P_FRET,
-    P_RANKS,
-    hot,
-    rank_of,
-)
+from bakers_lab.solve._codes import EMPTY_ANY, EMPTY_NONE, P_EMPTY, P_FRET, P_RANKS, SCRATCH
+from bakers_lab.solve._core import hot, rank_of
 from bakers_lab.solve._deadlocks import (
     AGAIN,
     CARDS,
@@ -64,7 +57,7 @@ _STACK = 220  # seven rows of DEPTH: the search's stack
 _SPARE = _STACK + 7 * DEPTH  # a copy of the landing sets for the greedy packing
 #: Size of the scratch array :func:`hitting_set` takes (it holds
 #: :func:`._deadlocks.deadlocks`' too).
-SCRATCH = _SPARE + 52
+assert SCRATCH == _SPARE + 52  # (._codes.SCRATCH: Python sizes the scratch with it)
 _NO = np.uint64(0)
 _ONE = np.uint64(1)
 

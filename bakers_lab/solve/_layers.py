@@ -30,16 +30,39 @@ and interrupt, and no position is lost between them.
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 from numba import njit
 
-from bakers_lab.solve._core import (
-    ONE,
+# the places, the states, the row width and LEnv (see ._codes)
+from bakers_lab.solve._codes import (
+    ABSENT,
+    DONE,
+    FLUSH,
+    FOUND,
+    GROW,
+    HOME,
+    ON_EMPTY,
     P_NCOLS,
     P_RANKS,
     PILE,
+    ROOTS,
+    S_CHILDREN,
+    S_DEPTH,
+    S_EMITTED,
+    S_FOUND,
+    S_LOST,
+    S_NEW,
+    S_NROOTS,
+    S_OUT,
+    S_ROOT,
+    S_SEEN,
+    STEPS,
+    UNMOVED,
+    WIDTH,
+    LEnv,  # noqa: F401 (numba's cache index of an older version names it here)
+)
+from bakers_lab.solve._core import (
+    ONE,
     autoplay,
     gen_moves,
     hot,
@@ -49,41 +72,6 @@ from bakers_lab.solve._core import (
     step,
     undo_to,
 )
-
-# the one-byte codes of a card's place (see the module docstring)
-ON_EMPTY = 52
-HOME = 53  # 53 … 56: on pile s
-UNMOVED = 57
-ABSENT = 255
-#: The width of a position row: one byte a card.
-WIDTH = 52
-
-# what close() returns
-DONE, STEPS, FLUSH, GROW, ROOTS, FOUND = range(6)
-# st[] slots (close's state; the caller reads the counts)
-S_ROOT, S_DEPTH, S_OUT, S_NEW, S_CHILDREN, S_SEEN, S_NROOTS, S_FOUND, S_EMITTED, S_LOST = range(10)
-ST_SIZE = 12
-
-#: What stays fixed through a layered search, beside the solver's :data:`._core.Env`:
-#: ``start_cols`` / ``start_lens``, the start position's columns (the dealt places);
-#: ``c0`` / ``d0``, each card's column and depth there (-1: not in a column at the start);
-#: ``ru`` / ``rh``, the key's radix of each column's never-moved count and of each pile's
-#: height (all 0 where foundation cards may come back: home is then not one-way).
-LEnv = namedtuple("LEnv", ["start_cols", "start_lens", "c0", "d0", "ru", "rh"])
-
-
-@njit(cache=True)
-def new_lenv(cols, lens, ru, rh):
-    """The fixed tables of a layered search from the start's ``cols`` (int64,
-    columns × width) and ``lens`` (int64), and the radixes ``ru`` (int64,
-    columns) and ``rh`` (int64, 4)."""
-    c0 = np.full(52, -1, np.int64)
-    d0 = np.full(52, -1, np.int64)
-    for c in range(lens.shape[0]):
-        for j in range(lens[c]):
-            c0[cols[c, j]] = c
-            d0[cols[c, j]] = j
-    return LEnv(cols.copy(), lens.copy(), c0, d0, ru, rh)
 
 
 @hot

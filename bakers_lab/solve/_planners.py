@@ -15,15 +15,23 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from bakers_lab.solve._core import (
+from bakers_lab.solve._codes import (
+    CAPPED,
     EMPTY_NONE,
-    ONE,
     P_EMPTY,
     P_NCOLS,
     P_RANKS,
+    PATIENCE,
     PILE,
     SOLVED,
+    STOP,
+    STOPPED,
+    STUCK,
     TRAIL_W,
+    WON,
+)
+from bakers_lab.solve._core import (
+    ONE,
     autoplay,
     decode,
     dfs,
@@ -45,7 +53,7 @@ from bakers_lab.solve._core import (
     undo_to,
     xorshift,
 )
-from bakers_lab.solve._players import CAPPED, PATIENCE, STOP, STOPPED, STUCK, WIN_SCORE, WON, judge
+from bakers_lab.solve._players import WIN_SCORE, judge
 
 
 @hot

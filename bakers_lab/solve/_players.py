@@ -2,7 +2,7 @@
 
 See :mod:`.players` for the public API, the policies and why a game always ends.
 It works on the same records and helpers as the solver's core (:mod:`._core`):
-a :data:`~._core.Board` (the position and what is derived from it) and an
+a :data:`~._codes.Board` (the position and what is derived from it) and an
 :data:`~._core.Env` (rules and hash tables); ``step`` plays a move and its
 automatic foundation moves and records both on the trail, ``undo_to`` takes
 them back, and the position key (``b.hsh``) is the solver's order-free hash.
@@ -13,14 +13,25 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from bakers_lab.solve._core import (
+# the policies, the game results and the stop flag's index (see ._codes)
+from bakers_lab.solve._codes import (
+    CAPPED,
     EMPTY_NONE,
+    GREEDY,
     P_EMPTY,
     P_FBUILD,
     P_NCOLS,
     P_RANKS,
+    PATIENCE,
     PILE,
+    RANDOM,
     SAME_SUIT,
+    STOP,
+    STOPPED,
+    STUCK,
+    WON,
+)
+from bakers_lab.solve._core import (
     autoplay,
     gen_moves,
     home_count,
@@ -36,14 +47,6 @@ from bakers_lab.solve._core import (
     xorshift,
 )
 
-# policies
-RANDOM, GREEDY, CAREFUL = 0, 1, 2
-# game results: all cards home, stuck (no move to a new position), out of patience
-# (too many decisions in a row without a card going home), out of moves (the cap);
-# stopped by the caller (control[STOP] set: Ctrl-C, see .._interrupt)
-WON, STUCK, PATIENCE, CAPPED, STOPPED = 0, 1, 2, 3, 4
-#: the stop flag's index in a game's ``control`` array (as in .._interrupt)
-STOP = 0
 # evaluation weights, by index: cards not home, low cards buried, empty columns, traps
 W_HOME, W_LOW, W_SPACE, W_TRAPS = range(4)
 #: Score of a won position (lower is better); a win sooner scores lower still.

@@ -18,13 +18,24 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from bakers_lab.solve._core import (
+from bakers_lab.solve._codes import (
+    BUDGET,
+    CARDS_NOT_HOME,
+    DEADLOCKS,
+    HITTING_SET,
+    NO_LINE,
+    OPTIMAL,
     P_FBUILD,
     P_NCOLS,
     P_RANKS,
     P_SEQ,
     PILE,
     SAME_SUIT,
+    SCRATCH,
+    STOP,
+    UNSOLVABLE,
+)
+from bakers_lab.solve._core import (
     autoplay,
     decode,
     encode,
@@ -40,19 +51,14 @@ from bakers_lab.solve._core import (
     undo_to,
 )
 from bakers_lab.solve._deadlocks import lower_bound, quick_bound
-from bakers_lab.solve._hitting import SCRATCH, hitting_set
+from bakers_lab.solve._hitting import hitting_set
 
-# results of :func:`astar`
-OPTIMAL, UNSOLVABLE, BUDGET = 0, 1, 2
-#: No line found yet: the upper bound before any.
-NO_LINE = 1 << 30
-
-
-#: The bounds :func:`astar` can search with, weakest first: the cards not
-#: home; and the stuck cards; and the deadlocks packed greedily
-#: (:func:`._deadlocks.lower_bound`); and the deadlocks counted exactly
-#: (:func:`._hitting.hitting_set`, the default).
-CARDS_NOT_HOME, DETOURS, DEADLOCKS, HITTING_SET = 0, 1, 2, 3
+# The results of :func:`astar` (OPTIMAL, UNSOLVABLE, BUDGET), NO_LINE (no line found
+# yet: the upper bound before any), and the bounds :func:`astar` can search with,
+# weakest first: the cards not home (CARDS_NOT_HOME); and the stuck cards (DETOURS);
+# and the deadlocks packed greedily (DEADLOCKS, :func:`._deadlocks.lower_bound`); and
+# the deadlocks counted exactly (HITTING_SET, :func:`._hitting.hitting_set`, the
+# default): all in ._codes, which Python reads without numba.
 
 
 @hot
@@ -64,7 +70,7 @@ def _quick(b, env, level):
 
 
 @hot
-def _full(b, env, scratch, level):
+def full_bound(b, env, scratch, level):
     """The full bound at ``level`` (see :data:`DEADLOCKS`)."""
     if level == HITTING_SET:
         return strongest_bound(b, env, scratch)
@@ -219,7 +225,7 @@ CUT, KEEP, ONLY = 0, 1, 2
 #: :func:`astar`'s ``control`` array: STOP is set by the caller to end the
 #: search (as if the budget ran out); NODES and BOUND are reported by the search
 #: every :data:`REPORT` nodes.
-STOP, NODES, BOUND = 0, 1, 2
+NODES, BOUND = 1, 2  # (STOP = 0, see ._codes)
 REPORT = 1 << 16
 
 
@@ -277,7 +283,7 @@ def astar(b, env, budget, upper, max_moves, trail, level, control):
         return OPTIMAL, nodes, g0, g0, np.zeros(0, np.int64), 0
     if is_lost(b, env, True, True):
         return UNSOLVABLE, nodes, NO_LINE, NO_LINE, np.zeros(0, np.int64), 0
-    h = _full(b, env, scratch, level)
+    h = full_bound(b, env, scratch, level)
     bound = g0 + h
     if bound >= best:
         return OPTIMAL, nodes, best, best, np.zeros(0, np.int64), 0
@@ -329,7 +335,7 @@ def astar(b, env, budget, upper, max_moves, trail, level, control):
             if is_lost(b, env, True, True):
                 hval[k] = NO_LINE
                 continue
-            h = _full(b, env, scratch, level)
+            h = full_bound(b, env, scratch, level)
             if h > hval[k]:
                 hval[k] = h
                 if g + h < best:

@@ -1,6 +1,8 @@
 """Whether the compiled searches still need compiling on this computer, said before the wait.
 
-The searches (the solver, A* for the shortest win, the players) are compiled by numba
+Where the package was built with its searches compiled ahead of time (a wheel,
+``make venv``: :mod:`.kernels`), nothing needs compiling and nothing here is said.
+Otherwise the searches (the solver, A* for the shortest win, the players) are compiled by numba
 the first time they run and kept in numba's cache on disk (``cache=True``: the
 ``__pycache__`` beside each module).  A later process loads them in a second or two;
 the first compile takes about a minute.  :func:`compile_notice` says so before it
@@ -29,6 +31,8 @@ import hashlib
 import importlib
 from collections.abc import Iterable
 from typing import Any
+
+from bakers_lab.solve import kernels
 
 __all__ = ["FIRST_RUN", "SEARCHES", "compile_notice", "needs_compiling", "player_search"]
 
@@ -125,10 +129,14 @@ def _checked(search: str) -> tuple[str, str, tuple[tuple[str, str], ...]]:
 def needs_compiling(search: str) -> bool:
     """True when ``search`` (a key of :data:`SEARCHES`: ``solver``, ``shortest``,
     ``players``, or the players of one kind, see :func:`player_search`) will be
-    compiled before it runs: it is neither compiled in this process nor in numba's
-    cache on disk for this computer.  Compiles nothing (about 10 ms the first time,
-    then free)."""
-    return not all(_cached(_dispatcher(m, f)) for m, f in _checked(search)[2])
+    compiled before it runs: the package's compiled module does not serve
+    (:data:`.kernels.MODE`), and it is neither compiled in this process nor in
+    numba's cache on disk for this computer.  Compiles nothing (about 10 ms the
+    first time, then free)."""
+    what = _checked(search)[2]
+    if kernels.MODE != "numba":  # compiled with the package (or no numba: nothing compiles)
+        return False
+    return not all(_cached(_dispatcher(m, f)) for m, f in what)
 
 
 def compile_notice(*searches: str) -> str:

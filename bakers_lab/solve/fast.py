@@ -5,33 +5,33 @@
 >>> r.outcome, r.verified, r.moves[0].card.rank >= 1
 ('solved', True, True)
 
-The search is compiled with numba (:mod:`._core`, ``nopython``, ``cache=True``:
-the first call on a machine compiles for some seconds, later processes load the
-cache).  One solve is a *portfolio* of runs whose node budgets add up to
-``max_nodes``: a short depth-first probe; then restarts in pairs, with growing
-budgets, because the effort to find a solution is heavy-tailed and a fresh
-start often finds at once what a long run misses.  Each pair is a greedy
-best-first run (it stores the positions it generates and always expands the
-one with the best score: cards not home, cards that must visit the tableau,
-cards above the next foundation cards, how entangled the columns are; varied
-weights and random tie-breaks) and a depth-first run that takes the children
-in a random order.  The two fail on different deals: every guided run can dig
-in the same wrong place (on Good Measure deals 3, 10, 33, 36, 56 and 155,
-which no guided run of 5,000,000 nodes solves, a random order finds a
-solution in 734 to 46,969 nodes), and on the Baker's Dozen deals a first
-guided run does not solve within 10,000 nodes, short random-order runs
-succeed 5 to 10 times as often per node (see :data:`_STAGES`);
-and last a depth-first search with a transposition table and ordered moves,
-which proves most unsolvable deals (it steps into each child once to score
-it and keeps the new ones; the dead-position test of rule 4 runs when a kept
-child is entered, so children never entered, because a solution or the end of
-the budget came first or a sibling's subtree reached them, never pay for it).
-Where restarts get nowhere (after 1,500,000 nodes no run has reached a
-position with a third of the deck home, on deals of Baker's Dozen's shape)
-they stop early and the closing search gets the rest (:data:`_SWITCH_AFTER`).
-Any run whose search space runs dry proves the deal unsolvable.  The runs,
-their seeds and the switch are fixed, so the result is the same on every
-machine for the same position, rules and budget.
+The search is numba code (:mod:`._core`), compiled when the package is built
+(:mod:`.kernels`: a wheel loads it at once, without numba), or by numba the
+first time it runs where no compiled module fits.  One solve is a *portfolio*
+of runs whose node budgets add up to ``max_nodes``: a short depth-first probe;
+then restarts in pairs, with growing budgets, because the effort to find a
+solution is heavy-tailed and a fresh start often finds at once what a long run
+misses.  Each pair is a greedy best-first run (it stores the positions it
+generates and always expands the one with the best score: cards not home,
+cards that must visit the tableau, cards above the next foundation cards, how
+entangled the columns are; varied weights and random tie-breaks) and a
+depth-first run that takes the children in a random order.  The two fail on
+different deals: every guided run can dig in the same wrong place (on Good
+Measure deals 3, 10, 33, 36, 56 and 155, which no guided run of 5,000,000
+nodes solves, a random order finds a solution in 734 to 46,969 nodes), and on
+the Baker's Dozen deals a first guided run does not solve within 10,000 nodes,
+short random-order runs succeed 5 to 10 times as often per node (see
+:data:`_STAGES`); and last a depth-first search with a transposition table and
+ordered moves, which proves most unsolvable deals (it steps into each child
+once to score it and keeps the new ones; the dead-position test of rule 4 runs
+when a kept child is entered, so children never entered, because a solution or
+the end of the budget came first or a sibling's subtree reached them, never
+pay for it). Where restarts get nowhere (after 1,500,000 nodes no run has
+reached a position with a third of the deck home, on deals of Baker's Dozen's
+shape) they stop early and the closing search gets the rest
+(:data:`_SWITCH_AFTER`). Any run whose search space runs dry proves the deal
+unsolvable.  The runs, their seeds and the switch are fixed, so the result is
+the same on every machine for the same position, rules and budget.
 
 Every rule is a parameter of the one compiled core, so all presets of
 docs/rules.md and any :class:`~bakers_lab.model.rules.Rules` record are solved by it.
@@ -279,7 +279,8 @@ from bakers_lab.model.game import GameState
 from bakers_lab.model.moves import Dest, IllegalMoveError, Move
 from bakers_lab.model.positions import start_of
 from bakers_lab.model.rules import Rules
-from bakers_lab.solve import _core
+from bakers_lab.solve import _codes as codes
+from bakers_lab.solve import kernels
 from bakers_lab.utils.present import counted
 from bakers_lab.utils.validate import as_bool, as_int, as_number, describe
 
@@ -509,25 +510,25 @@ _ZP1 = _splitmix_table(3, (4, 52))
 _ZP2 = _splitmix_table(4, (4, 52))
 
 _TBUILD = {
-    "any_suit": _core.ANY_SUIT,
-    "same_suit": _core.SAME_SUIT,
-    "alternate_colour": _core.ALT_COLOUR,
+    "any_suit": codes.ANY_SUIT,
+    "same_suit": codes.SAME_SUIT,
+    "alternate_colour": codes.ALT_COLOUR,
 }
-_EMPTY = {"none": _core.EMPTY_NONE, "king": _core.EMPTY_KING, "any": _core.EMPTY_ANY}
-_FBUILD = {"same_suit": _core.SAME_SUIT, "alternate_colour": _core.ALT_COLOUR}
+_EMPTY = {"none": codes.EMPTY_NONE, "king": codes.EMPTY_KING, "any": codes.EMPTY_ANY}
+_FBUILD = {"same_suit": codes.SAME_SUIT, "alternate_colour": codes.ALT_COLOUR}
 
 
 def rules_vector(r: Rules) -> np.ndarray:
     """The rules as the integer vector the compiled core reads."""
     p = np.zeros(8, dtype=np.int64)
-    p[_core.P_NCOLS] = r.columns
-    p[_core.P_RANKS] = r.ranks
-    p[_core.P_TBUILD] = _TBUILD[r.tableau_build]
-    p[_core.P_EMPTY] = _EMPTY[r.empty_column]
-    p[_core.P_SEQ] = 1 if r.move_unit == "sequence" else 0
-    p[_core.P_FBUILD] = _FBUILD[r.foundation_build]
-    p[_core.P_FRET] = 1 if r.foundation_return else 0
-    p[_core.P_MAXLEN] = r.deck_size + 1
+    p[codes.P_NCOLS] = r.columns
+    p[codes.P_RANKS] = r.ranks
+    p[codes.P_TBUILD] = _TBUILD[r.tableau_build]
+    p[codes.P_EMPTY] = _EMPTY[r.empty_column]
+    p[codes.P_SEQ] = 1 if r.move_unit == "sequence" else 0
+    p[codes.P_FBUILD] = _FBUILD[r.foundation_build]
+    p[codes.P_FRET] = 1 if r.foundation_return else 0
+    p[codes.P_MAXLEN] = r.deck_size + 1
     return p
 
 
@@ -546,16 +547,16 @@ def _arrays(g: GameState) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
     return cols, lens, piles, plen
 
 
-def core_env(r: Rules) -> _core.Env:
+def core_env(r: Rules) -> codes.Env:
     """The compiled core's fixed tables for these rules (:data:`._core.Env`)."""
-    return cast(_core.Env, _core.new_env(rules_vector(r), _Z1, _Z2, _ZP1, _ZP2))
+    return cast(codes.Env, kernels.new_env(rules_vector(r), _Z1, _Z2, _ZP1, _ZP2))
 
 
-def core_board(g: GameState, env: _core.Env) -> _core.Board:
+def core_board(g: GameState, env: codes.Env) -> codes.Board:
     """A fresh board record of position ``g`` (:data:`._core.Board`), derived
     arrays filled in."""
-    b = cast(_core.Board, _core.new_board(*_arrays(g)))
-    _core.init_board(b, env)
+    b = cast(codes.Board, kernels.new_board(*_arrays(g)))
+    kernels.init_board(b, env)
     return b
 
 
@@ -572,7 +573,7 @@ _WEIGHTS = (
     (3, 3, 0, 2, 0),
 )
 _WEIGHT_ARRAYS = tuple(np.array(w, dtype=np.int64) for w in _WEIGHTS)
-_KINDS = {"dfs": _core.RUN_DFS, "rdfs": _core.RUN_RDFS, "gbfs": _core.RUN_GBFS}
+_KINDS = {"dfs": codes.RUN_DFS, "rdfs": codes.RUN_RDFS, "gbfs": codes.RUN_GBFS}
 #: Restarts in pairs, stage by stage: (best-first budget, random-order
 #: depth-first budget, how many pairs); the last stage repeats.
 #: ``benchmarks/portfolio.py`` measures why: on 134 deals of Baker's Dozen
@@ -761,7 +762,7 @@ def _trail(r: Rules, max_depth: int) -> np.ndarray:
     foundation, so ``2 * max_depth`` + the deck bounds it."""
     # not zeroed: a search reads only rows it wrote (clearing 6 MB cost each
     # solve more than its search on most deals)
-    return np.empty((2 * max_depth + r.deck_size + 8, _core.TRAIL_W), dtype=np.int64)
+    return np.empty((2 * max_depth + r.deck_size + 8, codes.TRAIL_W), dtype=np.int64)
 
 
 def _tt_bits(budget: int, max_bits: int) -> int:
@@ -775,7 +776,7 @@ def _run(
     budget: int,
     seed: int,
     start: tuple[np.ndarray, ...],
-    env: _core.Env,
+    env: codes.Env,
     max_depth: int,
     max_moves: int,
     trail: np.ndarray,
@@ -790,7 +791,7 @@ def _run(
     tt_bits = _tt_bits(budget, max_bits)
     weights = _WEIGHT_ARRAYS[seed % len(_WEIGHTS)] if kind == "gbfs" else _WEIGHT_ARRAYS[0]
     cols, lens, piles, plen = start
-    status, used, tp, most = _core.run(
+    status, used, tp, most = kernels.run(
         _KINDS[kind],
         cols,
         lens,
@@ -888,13 +889,13 @@ def solve(
             ) from None
         nodes += used
         runs += 1
-        if status == _core.SOLVED:
+        if status == codes.SOLVED:
             moves, verified = verify_moves(start, trail_moves(trail, tp))
             if not verified:
                 raise SolverError("the solver's move list does not win when replayed")
             outcome = "solved"
             break
-        if status == _core.UNSOLVABLE:
+        if status == codes.UNSOLVABLE:
             outcome = "unsolvable"
             proof = "deadlock" if used == 1 and lost_at_once(start, env, trail) else "exhausted"
             break
@@ -923,9 +924,9 @@ def _relax_limit(relax: object, r: Rules) -> float:
     return limit
 
 
-def lost_at_once(start: GameState, env: _core.Env, trail: np.ndarray) -> bool:
+def lost_at_once(start: GameState, env: codes.Env, trail: np.ndarray) -> bool:
     """Whether the dead-end test (rules 4 and 6) refutes ``start`` itself, after
     its automatic foundation moves: a proof without search."""
     b = core_board(start, env)
-    _core.autoplay(b, env, trail, 0)
-    return bool(_core.is_lost(b, env, True, True))
+    kernels.autoplay(b, env, trail, 0)
+    return bool(kernels.is_lost(b, env, True, True))

@@ -91,7 +91,8 @@ import numpy as np
 from bakers_lab.model.game import GameState
 from bakers_lab.model.moves import Move
 from bakers_lab.model.rules import Rules
-from bakers_lab.solve import _core, _layers
+from bakers_lab.solve import _codes as codes
+from bakers_lab.solve import kernels
 from bakers_lab.solve.fast import core_board, core_env, move_buffer_size, trail_moves
 
 __all__ = [
@@ -106,7 +107,7 @@ __all__ = [
 
 #: A frontier row: the group's key, the ref of the entry whose search found it
 #: (-1: the start), and the position (one byte a card, :mod:`._layers`): 68 bytes.
-RECORD = np.dtype([("key", "<i8"), ("ref", "<i8"), ("pos", "u1", (_layers.WIDTH,))])
+RECORD = np.dtype([("key", "<i8"), ("ref", "<i8"), ("pos", "u1", (codes.WIDTH,))])
 
 # refs: layer (7 bits) | bucket (12 bits) | row (40 bits)
 _ROW_BITS = 40
@@ -157,14 +158,14 @@ class Problem:
         return f"Problem(rules={self.rules.name!r}, start=<{self.start.cards_home} cards home>)"
 
     @property
-    def env(self) -> _core.Env:
+    def env(self) -> codes.Env:
         return core_env(self.rules)
 
     @property
     def one_way_home(self) -> bool:
         return not self.rules.foundation_return
 
-    def lenv(self) -> _layers.LEnv:
+    def lenv(self) -> codes.LEnv:
         g = self.start
         ncols = self.rules.columns
         width = self.rules.deck_size + 1
@@ -188,7 +189,7 @@ class Problem:
                 f"the layered search names a group by a number below 2**62; these "
                 f"{ncols} columns need {radix.bit_length()} bits"
             )
-        return _layers.new_lenv(cols, lens, ru, rh)  # type: ignore[no-any-return]
+        return kernels.new_lenv(cols, lens, ru, rh)  # type: ignore[no-any-return]
 
     def start_record(self) -> tuple[np.ndarray, list[Move], bool, int]:
         """The start as a frontier record (after its automatic moves), those
@@ -196,16 +197,16 @@ class Problem:
         env = self.env
         lenv = self.lenv()
         b = core_board(self.start, env)
-        trail = np.zeros((self.rules.deck_size + 8, _core.TRAIL_W), dtype=np.int64)
+        trail = np.zeros((self.rules.deck_size + 8, codes.TRAIL_W), dtype=np.int64)
         u = np.zeros(self.rules.columns, dtype=np.int64)
-        row = np.zeros((1, _layers.WIDTH), dtype=np.uint8)
-        tp, key, won = _layers.start_of_search(b, env, lenv, trail, u, row)
+        row = np.zeros((1, codes.WIDTH), dtype=np.uint8)
+        tp, key, won = kernels.start_of_search(b, env, lenv, trail, u, row)
         rec = np.zeros(1, dtype=RECORD)
         rec["key"] = key
         rec["ref"] = -1
         rec["pos"] = row
         layer = np.zeros(1, dtype=np.int64)
-        _layers.layers_of(lenv, rec["key"].copy(), layer)
+        kernels.layers_of(lenv, rec["key"].copy(), layer)
         return rec, trail_moves(trail, int(tp)), bool(won), int(layer[0])
 
     @property
@@ -289,7 +290,7 @@ class Searcher:
         ncols = r.columns
         moves = move_buffer_size(r)
         # (empty, not zeroed: the search reads only what it wrote)
-        self.trail = np.empty((2 * _CAP + r.deck_size + 64, _core.TRAIL_W), dtype=np.int64)
+        self.trail = np.empty((2 * _CAP + r.deck_size + 64, codes.TRAIL_W), dtype=np.int64)
         self.mstack = np.empty((_CAP, moves), dtype=np.int64)
         self.nmov = np.zeros(_CAP, dtype=np.int64)
         self.idx = np.zeros(_CAP, dtype=np.int64)
@@ -297,7 +298,7 @@ class Searcher:
         self.uu = np.zeros((2, ncols), dtype=np.int64)
         self.on = np.zeros(53, dtype=np.int64)
         self.cache = np.zeros((1 << 20, 2), dtype=np.uint64)
-        self.out = np.empty((_OUT_ROWS, _layers.WIDTH), dtype=np.uint8)
+        self.out = np.empty((_OUT_ROWS, codes.WIDTH), dtype=np.uint8)
         self.out_key = np.empty(_OUT_ROWS, dtype=np.int64)
         self.out_ref = np.empty(_OUT_ROWS, dtype=np.int64)
         self.n_out = 0  # rows waiting in the output buffer
@@ -331,19 +332,19 @@ class Searcher:
         from that root to a won position, or to ``target``)."""
         n = len(roots)
         cap = max(16, 2 * n)
-        rt = np.zeros((cap, _layers.WIDTH), dtype=np.uint8)
+        rt = np.zeros((cap, codes.WIDTH), dtype=np.uint8)
         rt[:n] = roots
         rref = np.zeros(cap, dtype=np.int64)
         rref[:n] = refs
         rfrom = np.full(cap, -1, dtype=np.int64)
-        st = np.zeros(_layers.ST_SIZE, dtype=np.int64)
-        st[_layers.S_DEPTH] = -1
-        st[_layers.S_NROOTS] = n
-        st[_layers.S_OUT] = self.n_out  # (rows from earlier groups wait in the buffer)
+        st = np.zeros(codes.ST_SIZE, dtype=np.int64)
+        st[codes.S_DEPTH] = -1
+        st[codes.S_NROOTS] = n
+        st[codes.S_OUT] = self.n_out  # (rows from earlier groups wait in the buffer)
         seen = self._table(n)
         last = 0
         while True:
-            status = _layers.close(
+            status = kernels.close(
                 self.board,
                 self.env,
                 self.lenv,
@@ -367,27 +368,27 @@ class Searcher:
                 target,
                 np.int64(_STEPS),
             )
-            if status == _layers.GROW:
+            if status == codes.GROW:
                 bigger = self._new_table(2 * len(seen))
-                _layers.regrow(seen, bigger)
+                kernels.regrow(seen, bigger)
                 seen = bigger
-            elif status == _layers.ROOTS:
+            elif status == codes.ROOTS:
                 rt = np.concatenate([rt, np.zeros_like(rt)])
                 rref = np.concatenate([rref, np.zeros_like(rref)])
                 rfrom = np.concatenate([rfrom, np.full_like(rfrom, -1)])
-            elif status == _layers.FLUSH or status in (_layers.DONE, _layers.FOUND):
-                self.n_out = int(st[_layers.S_OUT])
-                if status == _layers.FLUSH:
+            elif status == codes.FLUSH or status in (codes.DONE, codes.FOUND):
+                self.n_out = int(st[codes.S_OUT])
+                if status == codes.FLUSH:
                     self.flush(emit)
-                    st[_layers.S_OUT] = 0
+                    st[codes.S_OUT] = 0
                 else:
-                    found = int(st[_layers.S_ROOT]) - 1 if status == _layers.FOUND else -1
+                    found = int(st[codes.S_ROOT]) - 1 if status == codes.FOUND else -1
                     if tick is not None:
-                        tick(int(st[_layers.S_NEW]) - last)
+                        tick(int(st[codes.S_NEW]) - last)
                     return int(status), st, found, rt, rref, rfrom
-            if tick is not None and status == _layers.STEPS:
-                tick(int(st[_layers.S_NEW]) - last)
-                last = int(st[_layers.S_NEW])
+            if tick is not None and status == codes.STEPS:
+                tick(int(st[codes.S_NEW]) - last)
+                last = int(st[codes.S_NEW])
 
     def flush(self, emit: Callable[[np.ndarray, np.ndarray, np.ndarray], None]) -> None:
         """Hand the rows waiting in the output buffer to ``emit``."""
@@ -419,13 +420,13 @@ class Searcher:
             one = Outcome(
                 groups=1,
                 entries=z - a,
-                positions=int(st[_layers.S_NEW]),
-                lost=int(st[_layers.S_LOST]),
-                written=int(st[_layers.S_EMITTED]),
-                children=int(st[_layers.S_CHILDREN]),
-                largest=int(st[_layers.S_SEEN]),
+                positions=int(st[codes.S_NEW]),
+                lost=int(st[codes.S_LOST]),
+                written=int(st[codes.S_EMITTED]),
+                children=int(st[codes.S_CHILDREN]),
+                largest=int(st[codes.S_SEEN]),
             )
-            if status == _layers.FOUND:
+            if status == codes.FOUND:
                 # won: the entry whose search (or whose added root's) reached it
                 self.n_out = 0
                 return total + dataclasses.replace(one, won=int(rref[found]))
@@ -440,9 +441,9 @@ class Searcher:
         status, st, found, rt, _, _ = self.search(
             key, root[None, :], np.zeros(1, dtype=np.int64), _drop, None, target
         )
-        if status != _layers.FOUND:
+        if status != codes.FOUND:
             raise RuntimeError("the layered search lost a line it had found (a bug)")
-        n = int(st[_layers.S_FOUND])
+        n = int(st[codes.S_FOUND])
         tail = trail_moves(self.trail, n)
         if found > 0:
             # the line starts at a root the search added: first the line to it
@@ -454,7 +455,7 @@ class Searcher:
         from bakers_lab.model.cards import Card
 
         u = np.zeros(self.problem.rules.columns, dtype=np.int64)
-        _layers.decode(self.board, self.env, self.lenv, np.int64(key), row, 0, u, self.on)
+        kernels.decode(self.board, self.env, self.lenv, np.int64(key), row, 0, u, self.on)
         b = self.board
         cols = [[Card.from_index(int(x)) for x in b.cols[c, : b.lens[c]]] for c in range(len(u))]
         piles = [[Card.from_index(int(x)) for x in b.piles[s, : b.plen[s]]] for s in range(4)]
@@ -463,8 +464,8 @@ class Searcher:
     def target_of(self, key: int, row: np.ndarray) -> np.ndarray:
         """The target (for :func:`._layers.close`) of the position in ``row``."""
         u = np.zeros(self.problem.rules.columns, dtype=np.int64)
-        _layers.decode(self.board, self.env, self.lenv, np.int64(key), row, 0, u, self.on)
-        h1, h2 = _layers.hashes(self.board)
+        kernels.decode(self.board, self.env, self.lenv, np.int64(key), row, 0, u, self.on)
+        h1, h2 = kernels.hashes(self.board)
         return np.array([np.uint64(key), h1, h2, 0], dtype=np.uint64)
 
 

@@ -129,7 +129,8 @@ from bakers_lab.model.game import GameState
 from bakers_lab.model.moves import Move
 from bakers_lab.model.positions import start_of
 from bakers_lab.model.rules import Rules
-from bakers_lab.solve import _core, _planners, _players
+from bakers_lab.solve import _codes as codes
+from bakers_lab.solve import kernels
 from bakers_lab.solve._interrupt import stop_flag, until_compiled_interrupted
 from bakers_lab.solve.fast import (
     SolverError,
@@ -189,12 +190,12 @@ RESTART = 10_000
 MAX_DIAL = 1_000_000
 #: How a game ended, by the compiled player's result code.
 _ENDED: dict[int, Ended] = {
-    _players.WON: "home",
-    _players.STUCK: "stuck",
-    _players.PATIENCE: "patience",
-    _players.CAPPED: "cap",
+    codes.WON: "home",
+    codes.STUCK: "stuck",
+    codes.PATIENCE: "patience",
+    codes.CAPPED: "cap",
 }
-_POLICY = {"random": _players.RANDOM, "greedy": _players.GREEDY, "careful": _players.CAREFUL}
+_POLICY = {"random": codes.RANDOM, "greedy": codes.GREEDY, "careful": codes.CAREFUL}
 _POLICIES = ("random", "greedy", "careful", "search", "undo")
 #: The players who plan: each one's dial (lowest, highest, what it counts).  At its
 #: lowest setting each plays exactly ``careful``'s games.
@@ -492,7 +493,7 @@ def play(
     patience = as_int(patience, "patience", low=1, high=100_000, error=PlayerError)
     result, trail, tp, nodes, decisions, takebacks = _game(start, number, who, cap, patience)
     moves, won = verify_moves(start, trail_moves(trail, int(tp)), who=f"{who.name} player")
-    outcome: Literal["won", "lost"] = "won" if result == _players.WON else "lost"
+    outcome: Literal["won", "lost"] = "won" if result == codes.WON else "lost"
     verified = won == (outcome == "won")
     if not verified:
         raise SolverError(f"{who.name}'s game ended {outcome}, but the rule engine disagrees")
@@ -510,7 +511,7 @@ def _game(
     r = start.rules
     max_moves_buf = move_buffer_size(r)
     trail = np.zeros(
-        (2 * cap + (who.depth + 1) * (r.deck_size + 2) + 8, _core.TRAIL_W), dtype=np.int64
+        (2 * cap + (who.depth + 1) * (r.deck_size + 2) + 8, codes.TRAIL_W), dtype=np.int64
     )
     env = core_env(r)
     tt_bits = max(10, int(2 * cap).bit_length())
@@ -521,7 +522,7 @@ def _game(
         stt_bits = max(10, int(2 * (who.dial + max_moves_buf)).bit_length())
 
         def game(control: np.ndarray) -> tuple[Any, ...]:
-            return _planners.play_search(  # type: ignore[no-any-return]
+            return kernels.play_search(  # type: ignore[no-any-return]
                 board, env, who.dial, who.weights(), seed, cap, patience, trail, max_moves_buf,
                 tt_bits, stt_bits, control,
             )  # fmt: skip
@@ -531,7 +532,7 @@ def _game(
         tt_bits = min(23, max(tt_bits, int(2 * (cap + 4 * who.dial)).bit_length()))
 
         def game(control: np.ndarray) -> tuple[Any, ...]:
-            return _planners.play_undo(  # type: ignore[no-any-return]
+            return kernels.play_undo(  # type: ignore[no-any-return]
                 board, env, who.dial, who.weights(), seed, cap, patience, min(REWIND, patience),
                 RESTART, trail, max_moves_buf, tt_bits, control,
             )  # fmt: skip
@@ -539,7 +540,7 @@ def _game(
     else:
 
         def game(control: np.ndarray) -> tuple[Any, ...]:
-            return _players.play_board(  # type: ignore[no-any-return]
+            return kernels.play_board(  # type: ignore[no-any-return]
                 board, env, _POLICY[who.policy], who.depth, who.weights(), seed, cap, patience,
                 trail, max_moves_buf, tt_bits, control,
             )  # fmt: skip

@@ -54,7 +54,8 @@ from bakers_lab.model.game import GameState
 from bakers_lab.model.moves import Move
 from bakers_lab.model.positions import start_of
 from bakers_lab.model.rules import Rules
-from bakers_lab.solve import _core, _layers
+from bakers_lab.solve import _codes as codes
+from bakers_lab.solve import kernels
 from bakers_lab.solve.fast import (
     check_result,
     core_env,
@@ -256,7 +257,7 @@ def prove(
             seconds=time.perf_counter() - t0,
             verified=ok,
         )
-    trail = np.empty((rules.deck_size + 8, _core.TRAIL_W), dtype=np.int64)
+    trail = np.empty((rules.deck_size + 8, codes.TRAIL_W), dtype=np.int64)
     if lost_at_once(start, core_env(rules), trail):
         return dataclasses.replace(
             asked,
@@ -503,7 +504,7 @@ def run_task(
             if store.free_bytes() < RESERVE:
                 raise DiskFull(28, f"less than {RESERVE >> 30} GiB left free")
             rec = records(keys, refs, rows)
-            home = ((rows >= _layers.HOME) & (rows < _layers.HOME + 4)).sum(axis=1)
+            home = ((rows >= codes.HOME) & (rows < codes.HOME + 4)).sum(axis=1)
             i = int(np.argmax(home))
             if home[i] > best[0].best_home:
                 best[0] = Outcome(
@@ -513,7 +514,7 @@ def run_task(
                     best_home=int(home[i]),
                 )
             lay = np.zeros(len(keys), dtype=np.int64)
-            _layers.layers_of(searcher.lenv, keys, lay)
+            kernels.layers_of(searcher.lenv, keys, lay)
             if len(lay) and lay.min() <= layer:  # (a row no layer would ever search again)
                 raise RuntimeError(f"a move of layer {layer} led to layer {lay.min()} (a bug)")
             buck = _bucket_of(keys, store.buckets)

@@ -178,7 +178,8 @@ from bakers_lab.model.game import GameState
 from bakers_lab.model.moves import Move
 from bakers_lab.model.positions import start_of
 from bakers_lab.model.rules import Rules
-from bakers_lab.solve import _core, _hitting, _shortest
+from bakers_lab.solve import _codes as codes
+from bakers_lab.solve import kernels
 from bakers_lab.solve._interrupt import stop_flag, until_compiled_interrupted
 from bakers_lab.utils.present import counted
 from bakers_lab.utils.validate import as_bool, as_int, describe
@@ -226,10 +227,10 @@ PAR_BOUND = "deadlocks"
 #: deadlocks packed greedily (3, 4); and the deadlocks counted exactly (5,
 #: the default).  The weaker ones are for seeing what a better bound saves.
 BOUNDS: dict[str, int] = {
-    "cards_not_home": _shortest.CARDS_NOT_HOME,
-    "detours": _shortest.DETOURS,
-    "deadlocks": _shortest.DEADLOCKS,
-    "hitting_set": _shortest.HITTING_SET,
+    "cards_not_home": codes.CARDS_NOT_HOME,
+    "detours": codes.DETOURS,
+    "deadlocks": codes.DEADLOCKS,
+    "hitting_set": codes.HITTING_SET,
 }
 
 #: What a search for the shortest win found: a line proven shortest (``"optimal"``), a
@@ -406,13 +407,13 @@ def shortest(
     if first.outcome == "unsolvable":
         return result("unsolvable", proof=first.proof)
     best = first.moves
-    upper = len(best) if first.outcome == "solved" else _shortest.NO_LINE
+    upper = len(best) if first.outcome == "solved" else codes.NO_LINE
     env = core_env(r)
     board = core_board(start, env)
-    trail = np.empty((4 * r.deck_size + 16, _core.TRAIL_W), dtype=np.int64)
+    trail = np.empty((4 * r.deck_size + 16, codes.TRAIL_W), dtype=np.int64)
     try:
         status, used, length, bound, path, _stored = until_compiled_interrupted(
-            lambda control: _shortest.astar(
+            lambda control: kernels.astar(
                 board, env, max_nodes, upper, move_buffer_size(r), trail, BOUNDS[bound], control
             ),
             stop_flag(3),
@@ -428,21 +429,21 @@ def shortest(
         best = _replay(start, env, path)
         if len(best) != length:
             raise SolverError(f"shortest: a line of {length} moves replayed as {len(best)}")
-    if status == _shortest.UNSOLVABLE:
+    if status == codes.UNSOLVABLE:
         return result("unsolvable", proof="exhausted")
-    if status == _shortest.OPTIMAL:
+    if status == codes.OPTIMAL:
         return result("optimal", best, len(best))
     if not best:
         return result("unresolved", bound=int(bound))
     return result("solved", best, min(int(bound), len(best) - 1))
 
 
-def _replay(start: GameState, env: _core.Env, path: np.ndarray) -> tuple[Move, ...]:
+def _replay(start: GameState, env: codes.Env, path: np.ndarray) -> tuple[Move, ...]:
     """The moves of an A* line (with its automatic moves), replayed by the rule engine."""
     r = start.rules
     b = core_board(start, env)
-    trail = np.empty((2 * len(path) + r.deck_size + 8, _core.TRAIL_W), dtype=np.int64)
-    tp = _shortest.replay(b, env, path, trail)
+    trail = np.empty((2 * len(path) + r.deck_size + 8, codes.TRAIL_W), dtype=np.int64)
+    tp = kernels.replay(b, env, path, trail)
     moves, won = verify_moves(start, trail_moves(trail, int(tp)), who="shortest")
     if not won:
         raise SolverError("shortest: the line found does not win when replayed")
@@ -463,8 +464,8 @@ def lower_bound(state: GameState, *, bound: str = "hitting_set") -> int:
         raise TypeError(f"lower_bound takes a GameState, not {describe(state)}")
     _check_bound(bound)
     env = core_env(state.rules)
-    scratch = np.zeros(_hitting.SCRATCH, dtype=np.uint64)
-    return int(_shortest._full(core_board(state, env), env, scratch, BOUNDS[bound]))
+    scratch = np.zeros(codes.SCRATCH, dtype=np.uint64)
+    return int(kernels.full_bound(core_board(state, env), env, scratch, BOUNDS[bound]))
 
 
 def _check_bound(bound: object) -> None:
