@@ -356,7 +356,7 @@ new_lenv = _codes.new_lenv
 
 def new_env(P: np.ndarray, Z1: np.ndarray, Z2: np.ndarray, ZP1: np.ndarray, ZP2: np.ndarray) -> Any:
     """The :data:`._codes.Env` of rules ``P`` (int64) with the Zobrist tables
-    given, and the doom check's card tables filled (:data:`fill_env`)."""
+    given, and the doom check's card tables filled (``fill_env``)."""
     par = np.zeros(52, np.uint64)
     home = np.zeros(52, np.uint64)
     fill_env(P, par, home)
