@@ -96,7 +96,7 @@ Board = namedtuple(
     ],
 )
 #: The rules vector, the Zobrist tables and the doom check's card tables
-#: (see :func:`._core.new_env`): fixed through a search.
+#: (see :func:`.kernels.new_env`): fixed through a search.
 Env = namedtuple("Env", ["P", "Z1", "Z2", "ZP1", "ZP2", "PAR", "HOME"])
 #: What stays fixed through a layered search, beside :data:`Env`:
 #: ``start_cols`` / ``start_lens``, the start position's columns (the dealt places);

@@ -20,9 +20,10 @@ everything a function works on:
   change a board in place and are undone from the *trail* (one row a move:
   see ``TRAIL_W``).
 - :data:`Env`, what stays fixed through a search: ``P``, the rules as
-  integers (indices ``P_*`` below), the Zobrist tables ``Z1``, ``Z2``
+  integers (indices ``P_*`` of :mod:`._codes`), the Zobrist tables ``Z1``, ``Z2``
   (card at a depth of a column) and ``ZP1``, ``ZP2`` (card on a pile), and
-  the doom check's tables ``PAR`` and ``HOME`` (:func:`new_env`).
+  the doom check's tables ``PAR`` and ``HOME`` (:func:`fill_env`; the record is made by
+  :func:`.kernels.new_env`).
 
 A *stack id* names a column (``0 … ncols-1``) or a pile (``PILE + s``).  A move
 is encoded as ``src | dst << 6 | count << 12``.
@@ -55,7 +56,7 @@ from bakers_lab.solve._codes import (  # the codes and records Python shares (se
     SOLVED,
     UNSOLVABLE,
     Board,  # noqa: F401 (numba's cache index of an older version names it here)
-    Env,
+    Env,  # noqa: F401 (as Board)
 )
 
 #: The decorator of every compiled helper that allocates nothing: no inlining
@@ -447,16 +448,6 @@ def rank_cards(r, tb, s):
 #: always go home once it can move (an Ace).
 KING_BIT = np.uint64(1 << 62)
 ACE_BIT = np.uint64(1 << 63)
-
-
-@njit(cache=True)
-def new_env(P, Z1, Z2, ZP1, ZP2):
-    """The :data:`Env` of rules ``P``: the tables given, and the doom check's
-    card tables (:func:`fill_env`)."""
-    PAR = np.zeros(52, np.uint64)
-    HOME = np.zeros(52, np.uint64)
-    fill_env(P, PAR, HOME)
-    return Env(P, Z1, Z2, ZP1, ZP2, PAR, HOME)
 
 
 @njit(cache=True)
