@@ -103,7 +103,7 @@ smoke: wheel
 # searches are compiled into numba's cache (docs/_ext/generate.py); then its tests
 # (tests/docs: every public name has its page, every example ran, the site in a
 # browser), which make test leaves out
-docs: $(STAMP)
+docs: kernels
 	$(BIN)/sphinx-build -W --keep-going -n -q -j 2 -b html -d build/docs/doctrees docs build/docs/html
 	$(BIN)/python -m pytest -q -n 2 -p no:cacheprovider tests/docs
 	@echo "the manual: build/docs/html/index.html"

@@ -50,33 +50,20 @@ import numpy as np
 
 from bakers_lab.solve import _codes
 
+#: (The entry points, :data:`run` to :data:`layers_of`, are this module's attributes
+#: too, one per name of :data:`EXPORTS`; they are not in ``__all__``: their text is the
+#: kernel's, documented there, whichever path serves.)
 __all__ = [
     "EXPORTS",
+    "FORCE_JIT",
     "KERNEL_MODULES",
     "MODE",
+    "NO_NUMBA",
+    "RECORDS",
     "WHY",
     "arg_types",
-    "astar",
-    "autoplay",
-    "close",
-    "decode",
-    "fill_env",
-    "full_bound",
-    "hashes",
-    "init_board",
-    "is_lost",
-    "layers_of",
-    "new_board",
     "new_env",
-    "new_lenv",
-    "play_board",
-    "play_search",
-    "play_undo",
-    "regrow",
-    "replay",
-    "run",
     "source_digest",
-    "start_of_search",
 ]
 
 #: The environment variable that makes numba serve (any value but ``""`` and ``"0"``).
@@ -237,7 +224,7 @@ def _checked(name: str, fn: Callable[..., Any], types: str) -> Callable[..., Any
         return fn(*args)
 
     call.__name__ = name
-    call.__doc__ = fn.__doc__
+    call.__doc__ = f"The compiled ``{name}``, its arguments checked (see :data:`EXPORTS`)."
     return call
 
 
